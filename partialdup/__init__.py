@@ -1,0 +1,1 @@
+"""partialdup: find passages copied between documents."""

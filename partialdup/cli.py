@@ -1,0 +1,188 @@
+"""The ``partialdup`` command line.
+
+Exit codes: 0 the run completed (whether or not copies were found; skipped
+inputs are listed on stderr); 1 an internal error (a bug: please report it);
+2 a user error (bad arguments, a missing path, a malformed file, or anything
+skipped under ``--strict``); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .detector import Detection, Detector, DetectorConfig
+from .idf import IdfFormatError, build_idf
+from .methods import METHOD_NAMES, make_detector
+from .output import write_jsonl
+from .pan import PanFormatError, detection_filename, read_pairs, write_detections
+from .reader import InputError, ReadResult, decode_text, read_documents
+from .resources import load_idf
+from .tokens import Tokenizer
+from .types import Document
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_INTERNAL, EXIT_USER, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or EXIT_OK)
+    except (InputError, IdfFormatError, PanFormatError) as error:
+        print(f"partialdup: error: {error}", file=sys.stderr)
+        return EXIT_USER
+    except KeyboardInterrupt:
+        print("partialdup: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="partialdup", description="Find passages copied between documents.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    detect = commands.add_parser("detect", help="every copied passage among the given documents")
+    detect.add_argument("paths", nargs="+", metavar="PATH", help=".txt/.jsonl files or folders")
+    _add_detector_options(detect)
+    detect.set_defaults(run=_run_detect)
+
+    check = commands.add_parser("check", help="passages of the queries copied from a reference set")
+    check.add_argument("queries", nargs="+", metavar="QUERY")
+    check.add_argument("--against", nargs="+", required=True, metavar="PATH", help="reference documents")
+    _add_detector_options(check)
+    check.set_defaults(run=_run_check)
+
+    pan = commands.add_parser("pan", help="PAN text-alignment interface (PAN 2012-2015)")
+    pan.add_argument("pairs", type=Path, help='file of lines "SUSP SRC"')
+    pan.add_argument("src_dir", type=Path)
+    pan.add_argument("susp_dir", type=Path)
+    pan.add_argument("out_dir", type=Path)
+    _add_detector_options(pan, output=False)
+    pan.set_defaults(run=_run_pan)
+
+    idf = commands.add_parser("idf", help="IDF tables")
+    idf_commands = idf.add_subparsers(dest="idf_command", required=True, metavar="ACTION")
+    build = idf_commands.add_parser("build", help="build an IDF table from your own documents")
+    build.add_argument("paths", nargs="+", metavar="PATH", help=".txt/.jsonl files or folders; one document each")
+    build.add_argument("-o", "--output", required=True, type=Path, help="TSV file to write")
+    build.add_argument("--min-df", type=int, default=2, help="drop tokens in fewer documents (default 2)")
+    build.add_argument("--strict", action="store_true", help="fail on the first unreadable input")
+    build.set_defaults(run=_run_idf_build)
+    return parser
+
+
+def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = True) -> None:
+    defaults = DetectorConfig()
+    if output:
+        parser.add_argument("-o", "--output", type=Path, help="write JSONL here (default: stdout)")
+    parser.add_argument("--method", choices=METHOD_NAMES, default="low-idf-sig", help="feature method (default low-idf-sig)")
+    parser.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled zh + en)")
+    parser.add_argument("--antecedents", type=int, default=defaults.antecedents, help=f"n lowest-IDF tokens per table (default {defaults.antecedents})")
+    parser.add_argument("--chain", type=int, default=defaults.chain, help=f"c, tokens chained after an antecedent (default {defaults.chain})")
+    parser.add_argument("--spacing", type=int, default=defaults.spacing, help=f"d, spacing of chained tokens (default {defaults.spacing})")
+    parser.add_argument("--threshold", type=float, default=None, help="tau, minimum bag-Jaccard (default: the method's, 0.6 for low-idf-sig)")
+    parser.add_argument("--gap", type=int, default=defaults.gap, help=f"unmatched sentences tolerated inside a span (default {defaults.gap})")
+    parser.add_argument("--max-postings", type=int, default=defaults.max_postings, help=f"ignore features in more sentences than this for candidates (default {defaults.max_postings})")
+    parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
+
+
+def _detector(args: argparse.Namespace) -> Detector:
+    try:
+        config = DetectorConfig(
+            antecedents=args.antecedents,
+            chain=args.chain,
+            spacing=args.spacing,
+            threshold=args.threshold if args.threshold is not None else DetectorConfig().threshold,
+            gap=args.gap,
+            max_postings=args.max_postings,
+        )
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    return make_detector(args.method, load_idf(args.idf), config, threshold=args.threshold)
+
+
+def _read(paths: Sequence[str], strict: bool) -> ReadResult:
+    result = read_documents(paths, strict=strict)
+    for message in result.skipped:
+        print(f"partialdup: skipped: {message}", file=sys.stderr)
+    if result.ignored_files:
+        print(f"partialdup: ignored {result.ignored_files} file(s) that are neither .txt nor .jsonl", file=sys.stderr)
+    return result
+
+
+def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
+    if args.output:
+        with args.output.open("w", encoding="utf-8", newline="\n") as stream:
+            count = write_jsonl(detection.spans, stream)
+    else:
+        count = write_jsonl(detection.spans, sys.stdout)
+    stats = detection.stats
+    skipped = sum(len(r.skipped) for r in read)
+    print(
+        f"partialdup: {stats.documents} documents, {stats.sentences} sentences, {count} spans; "
+        f"{stats.candidate_pairs} candidate pairs; {skipped} input(s) skipped",
+        file=sys.stderr,
+    )
+    if stats.frequent_features:
+        print(
+            f"partialdup: {stats.frequent_features} feature(s) held by more than {args.max_postings} sentences "
+            f"were not used to find candidates ({stats.skipped_postings} postings skipped; raise --max-postings to use them)",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
+def _run_detect(args: argparse.Namespace) -> int:
+    read = _read(args.paths, args.strict)
+    return _emit(_detector(args).detect(read.documents), args, [read])
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    queries = _read(args.queries, args.strict)
+    references = _read(args.against, args.strict)
+    return _emit(_detector(args).check(queries.documents, references.documents), args, [queries, references])
+
+
+def _run_pan(args: argparse.Namespace) -> int:
+    pairs = read_pairs(args.pairs)
+    detector = _detector(args)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    cache: dict[Path, object] = {}
+
+    def features(path: Path):  # each document is read and fingerprinted once
+        if path not in cache:
+            try:
+                text = decode_text(path.read_bytes(), str(path))
+            except OSError as error:
+                raise InputError(f"{path}: cannot read ({error.strerror})") from None
+            cache[path] = detector.features(Document(path.name, text))
+        return cache[path]
+
+    spans_total = 0
+    for susp, src in pairs:
+        found = detector.check([features(args.susp_dir / susp)], [features(args.src_dir / src)])
+        write_detections(args.out_dir / detection_filename(susp, src), susp, src, found.spans)
+        spans_total += len(found.spans)
+    print(f"partialdup: {len(pairs)} pairs, {spans_total} detections written to {args.out_dir}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_idf_build(args: argparse.Namespace) -> int:
+    read = _read(args.paths, args.strict)
+    if not read.documents:
+        raise InputError("no documents to build an IDF table from")
+    tokenizer = Tokenizer()
+    table = build_idf((tokenizer.words(d.text) for d in read.documents), min_df=args.min_df)
+    sources = ", ".join(args.paths)
+    table.save(args.output, header=f"built by partialdup idf build from {len(read.documents)} documents: {sources}")
+    print(f"partialdup: {len(table.values)} tokens from {len(read.documents)} documents written to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""IDF tables: load, merge, query and build them.
+
+A table is a plain TSV file, one ``token<TAB>idf`` line per token (see
+``idf/README.md``). Tokens are stored in normalised form (NFKC, case-folded,
+Simplified Chinese), the same form the tokenizer produces.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+__all__ = ["IdfTable", "IdfFormatError", "build_idf"]
+
+
+class IdfFormatError(ValueError):
+    """An IDF file has a malformed line; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class IdfTable:
+    """Token -> inverse document frequency, for one or more languages.
+
+    Attributes:
+        values: Token -> IDF (natural log of documents / documents with token).
+        default: IDF given to a token that is not in the table. When not given
+            it is the table's median, so an unknown token is never taken for a
+            frequent one (it can never become an antecedent).
+        sources: The files or names the table was merged from, in order.
+    """
+
+    values: Mapping[str, float]
+    default: float = float("nan")
+    sources: tuple[str, ...] = ()
+    _lowest_by_source: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.default):
+            ordered = sorted(self.values.values())
+            median = ordered[len(ordered) // 2] if ordered else 0.0
+            object.__setattr__(self, "default", median)
+        if not self._lowest_by_source:
+            object.__setattr__(self, "_lowest_by_source", (_sorted_by_idf(self.values),))
+
+    def idf(self, token: str) -> float:
+        """IDF of a token, or :attr:`default` when it is unknown."""
+        return self.values.get(token, self.default)
+
+    def lowest(self, n: int) -> frozenset[str]:
+        """The ``n`` lowest-IDF tokens of each merged source table.
+
+        Taking ``n`` from each language's table (rather than ``n`` overall)
+        gives Chinese and English sentences their own antecedents even though
+        the two tables' IDF scales differ.
+        """
+        return frozenset(tok for ordered in self._lowest_by_source for tok in ordered[:n])
+
+    @property
+    def max_idf(self) -> float:
+        return max(self.values.values(), default=self.default)
+
+    @property
+    def min_idf(self) -> float:
+        return min(self.values.values(), default=self.default)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "IdfTable":
+        """Read one TSV table. Raises :class:`IdfFormatError` naming the line."""
+        path = Path(path)
+        values: dict[str, float] = {}
+        with path.open(encoding="utf-8") as handle:
+            for lineno, line in enumerate(handle, 1):
+                line = line.rstrip("\r\n")
+                if not line or line.startswith("#"):
+                    continue
+                token, sep, number = line.rpartition("\t")
+                try:
+                    if not sep or not token:
+                        raise ValueError
+                    values[token] = float(number)
+                except ValueError:
+                    raise IdfFormatError(f"{path}:{lineno}: expected 'token<TAB>idf', got {line[:60]!r}") from None
+        if not values:
+            raise IdfFormatError(f"{path}: no entries")
+        return cls(values, sources=(str(path),))
+
+    @classmethod
+    def merge(cls, tables: Iterable["IdfTable"]) -> "IdfTable":
+        """Merge tables (e.g. Chinese + English); an earlier table wins a clash."""
+        tables = list(tables)
+        values: dict[str, float] = {}
+        for table in reversed(tables):
+            values.update(table.values)
+        lowest = tuple(ordered for t in tables for ordered in t._lowest_by_source)
+        sources = tuple(s for t in tables for s in t.sources)
+        return cls(values, sources=sources, _lowest_by_source=lowest)
+
+    def save(self, path: str | Path, *, header: str = "") -> None:
+        """Write the table as TSV, lowest IDF first, ties by token (deterministic)."""
+        with Path(path).open("w", encoding="utf-8", newline="\n") as handle:
+            for line in header.splitlines():
+                handle.write(f"# {line}\n")
+            for token in _sorted_by_idf(self.values):
+                handle.write(f"{token}\t{self.values[token]:.6f}\n")
+
+
+def _sorted_by_idf(values: Mapping[str, float]) -> tuple[str, ...]:
+    return tuple(sorted(values, key=lambda tok: (values[tok], tok)))
+
+
+def build_idf(documents: Iterable[Iterable[str]], *, min_df: int = 2) -> IdfTable:
+    """Build an IDF table from tokenised documents.
+
+    Args:
+        documents: Each document's normalised tokens.
+        min_df: Drop tokens seen in fewer documents (typos, numbers, names).
+
+    Returns:
+        A table with ``idf = ln(N / df)`` for every kept token.
+    """
+    df: dict[str, int] = {}
+    total = 0
+    for tokens in documents:
+        total += 1
+        for token in set(tokens):
+            df[token] = df.get(token, 0) + 1
+    values = {tok: math.log(total / n) for tok, n in df.items() if n >= min_df}
+    return IdfTable(values, sources=("built",))

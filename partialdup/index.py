@@ -1,0 +1,140 @@
+"""Inverted feature index: candidate sentence pairs and their bag-Jaccard.
+
+Only sentences that share a feature are ever compared. The index is built in
+full first, then queried, so the set of over-frequent features does not depend
+on the order documents arrive in.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterator
+
+from .similarity import shared_count
+from .types import Bag
+
+__all__ = ["FeatureIndex", "IndexedSentence", "Match", "QueryStats"]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedSentence:
+    """A sentence as the index knows it.
+
+    Attributes:
+        doc: Number of its document (dense, from 0).
+        sentence: Its index in the document.
+        bag: Its features.
+        size: Number of features, counting multiplicities.
+    """
+
+    doc: int
+    sentence: int
+    bag: Bag
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A candidate that passed the threshold: indexed sentence ``key`` scores ``score``."""
+
+    key: int
+    score: float
+
+
+@dataclass(slots=True)
+class QueryStats:
+    """Counters of the work done and skipped, summed over queries."""
+
+    candidate_pairs: int = 0
+    skipped_postings: int = 0
+
+
+class FeatureIndex:
+    """Feature -> sentences holding it, with bag-Jaccard verification.
+
+    Args:
+        max_postings: A feature held by more sentences than this is not used to
+            find candidates (it would make the search quadratic); pairs sharing
+            other features are still found and scored on their full bags.
+    """
+
+    def __init__(self, *, max_postings: int = 2000) -> None:
+        self.max_postings = max_postings
+        self.sentences: list[IndexedSentence] = []
+        self._postings: dict[int, list[int]] = defaultdict(list)
+
+    def add(self, doc: int, sentence: int, bag: Bag) -> int:
+        """Index a sentence; returns its key (keys increase from 0)."""
+        key = len(self.sentences)
+        self.sentences.append(IndexedSentence(doc, sentence, bag, sum(bag.values())))
+        for feature in bag:
+            self._postings[feature].append(key)
+        return key
+
+    def frequent_features(self) -> int:
+        """How many features exceed ``max_postings``."""
+        return sum(1 for keys in self._postings.values() if len(keys) > self.max_postings)
+
+    def feature_count(self) -> int:
+        """Distinct features indexed."""
+        return len(self._postings)
+
+    def posting_count(self) -> int:
+        """Postings stored (sentence-feature incidences)."""
+        return sum(len(keys) for keys in self._postings.values())
+
+    def query(
+        self,
+        bag: Bag,
+        threshold: float,
+        *,
+        doc: int = -1,
+        below_key: int | None = None,
+        stats: QueryStats | None = None,
+    ) -> Iterator[Match]:
+        """Indexed sentences whose bag-Jaccard with ``bag`` is at least ``threshold``.
+
+        Args:
+            bag: The query sentence's features.
+            threshold: Minimum bag-Jaccard (the paper's tau), in (0, 1].
+            doc: Document of the query; its own sentences are never returned.
+            below_key: Only consider keys smaller than this (all-pairs search
+                over one index reports each pair once).
+            stats: Counters to add this query's work to.
+
+        Yields:
+            Matches in increasing key order.
+        """
+        size = sum(bag.values())
+        if size == 0:
+            return
+        low, high = size * threshold, size / threshold  # length bound on the other bag
+        shared: dict[int, int] = {}
+        skipped = 0
+        sentences = self.sentences
+        for feature, count in bag.items():
+            keys = self._postings.get(feature)
+            if not keys:
+                continue
+            end = len(keys) if below_key is None else bisect_left(keys, below_key)
+            if len(keys) > self.max_postings:
+                skipped += end
+                continue
+            for position in range(end):
+                key = keys[position]
+                other = sentences[key]
+                if other.doc == doc or not low <= other.size <= high:
+                    continue
+                shared[key] = shared.get(key, 0) + min(count, other.bag[feature])
+        if stats is not None:
+            stats.candidate_pairs += len(shared)
+            stats.skipped_postings += skipped
+        for key in sorted(shared):
+            other = sentences[key]
+            # Skipped frequent features still count: rescore on the full bags.
+            common = shared[key] if not skipped else shared_count(bag, other.bag)
+            score = common / (size + other.size - common)
+            if score >= threshold:
+                yield Match(key, score)

@@ -1,0 +1,110 @@
+"""Sequence matching: chain copied sentence pairs into duplicated spans.
+
+Within one document pair, a pair (i, m) continues a chain whose last pair is
+(i', m') when both documents advance by at most ``gap + 1`` sentences (one
+side may stay put, so a sentence split in two still chains). A passage whose
+middle sentence was edited beyond recognition, inserted or dropped therefore
+stays one span instead of two fragments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import fmean
+from typing import Sequence
+
+from .types import Sentence, SentencePair, Span
+
+__all__ = ["chain_pairs", "spans_for_documents"]
+
+
+@dataclass
+class _Chain:
+    pairs: list[SentencePair] = field(default_factory=list)
+    last_a: int = 0
+    last_b: int = 0
+
+
+def chain_pairs(pairs: Sequence[SentencePair], *, gap: int = 2) -> list[list[SentencePair]]:
+    """Group the copied sentence pairs of one document pair into chains.
+
+    Args:
+        pairs: Sentence pairs between document A and document B.
+        gap: Unmatched sentences tolerated between two chained pairs, on
+            either side.
+
+    Returns:
+        Chains of pairs, each sorted by (a, b), ordered by their first pair.
+    """
+    reach = gap + 1
+    open_chains: list[_Chain] = []
+    done: list[_Chain] = []
+    for pair in sorted(pairs):
+        still_open = []
+        for chain in open_chains:
+            (still_open if chain.last_a >= pair.a - reach else done).append(chain)
+        open_chains = still_open
+        best = _closest_chain(open_chains, pair, reach)
+        if best is None:
+            best = _Chain()
+            open_chains.append(best)
+        best.pairs.append(pair)
+        best.last_a, best.last_b = pair.a, pair.b
+    done.extend(open_chains)
+    chains = [chain.pairs for chain in done]
+    chains.sort(key=lambda c: (c[0].a, c[0].b))
+    return chains
+
+
+def _closest_chain(chains: list[_Chain], pair: SentencePair, reach: int) -> _Chain | None:
+    best, best_distance = None, 2 * reach + 1
+    for chain in chains:
+        step_a, step_b = pair.a - chain.last_a, pair.b - chain.last_b
+        if 0 <= step_a <= reach and 0 <= step_b <= reach and step_a + step_b > 0:
+            if step_a + step_b < best_distance:
+                best, best_distance = chain, step_a + step_b
+    return best
+
+
+def spans_for_documents(
+    a_id: str,
+    b_id: str,
+    a_sentences: Sequence[Sentence],
+    b_sentences: Sequence[Sentence],
+    pairs: Sequence[SentencePair],
+    *,
+    gap: int = 2,
+) -> list[Span]:
+    """Turn the copied sentence pairs of documents A and B into spans.
+
+    Args:
+        a_id: Id of document A.
+        b_id: Id of document B.
+        a_sentences: A's sentences (indexed by ``SentencePair.a``).
+        b_sentences: B's sentences (indexed by ``SentencePair.b``).
+        pairs: Copied sentence pairs between them.
+        gap: See :func:`chain_pairs`.
+
+    Returns:
+        One span per chain, sorted by position in A then B.
+    """
+    spans = []
+    for chain in chain_pairs(pairs, gap=gap):
+        first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
+        first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
+        spans.append(
+            Span(
+                a=a_id,
+                b=b_id,
+                a_start=a_sentences[first_a].start,
+                a_end=a_sentences[last_a].end,
+                b_start=b_sentences[first_b].start,
+                b_end=b_sentences[last_b].end,
+                a_sentences=(first_a, last_a),
+                b_sentences=(first_b, last_b),
+                score=fmean(p.score for p in chain),
+                pairs=tuple(chain),
+            )
+        )
+    spans.sort(key=lambda s: (s.a_start, s.b_start, s.a_end, s.b_end))
+    return spans

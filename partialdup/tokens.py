@@ -1,0 +1,145 @@
+"""Normalisation and tokenization of sentences, with exact offsets.
+
+Matching happens on a normalised copy of the text: NFKC (full width to half
+width), case folding and Traditional to Simplified Chinese. Normalisation is
+applied character by character, so every normalised character knows the
+original character it came from and every :class:`~partialdup.types.Token`
+maps back to the original text. (Per-character conversion also makes the
+Traditional/Simplified mapping a plain function of the character, which is
+what matching needs: both sides of a copy are converted the same way.)
+
+Chinese runs are segmented by jieba in accurate mode; Latin and digit runs by
+an NLTK regular-expression tokenizer. Punctuation is not a token, so a copy
+whose punctuation was changed still matches.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from typing import Sequence
+
+from nltk.tokenize import RegexpTokenizer
+
+from .types import Token
+
+__all__ = ["Tokenizer", "normalise_char"]
+
+# CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H.
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+# A Han run, or a word of letters/digits (with inner apostrophes, hyphens, dots,
+# so "don't", "e-mail" and "3.14" stay one token) that contains no Han.
+_TOKEN_PATTERN = rf"[{_HAN}]+|[^\W_{_HAN}]+(?:['’\-.][^\W_{_HAN}]+)*"
+
+
+def _t2s_converter():  # type: ignore[no-untyped-def]
+    import opencc  # imported here: the converter is built once per Tokenizer
+
+    return opencc.OpenCC("t2s")
+
+
+def normalise_char(char: str, converter) -> str:  # type: ignore[no-untyped-def]
+    """Normalise one character: NFKC, case folding, Traditional to Simplified.
+
+    The result may be empty (a format character) or longer than one character
+    (a ligature such as U+FB01).
+    """
+    folded = unicodedata.normalize("NFKC", char).casefold()
+    if folded and not folded.isascii():
+        folded = converter.convert(folded)
+    return folded
+
+
+class Tokenizer:
+    """Turns text into normalised tokens with offsets into the original.
+
+    One instance holds the jieba dictionary and the OpenCC converter; create it
+    once per process and pass it around (nothing is loaded at import time).
+
+    Args:
+        jieba_dictionary: Path to a jieba main dictionary; jieba's own when None.
+    """
+
+    def __init__(self, *, jieba_dictionary: str | None = None) -> None:
+        import jieba
+
+        logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
+        self._jieba = jieba.Tokenizer(jieba_dictionary or jieba.DEFAULT_DICT)
+        self._jieba.initialize()
+        self._converter = _t2s_converter()
+        self._words = RegexpTokenizer(_TOKEN_PATTERN)
+        self._char_cache: dict[str, str] = {}
+
+    def normalise(self, text: str) -> tuple[str, Sequence[int] | None]:
+        """Normalise text for matching.
+
+        Returns:
+            The normalised string and, when its length differs from the
+            input's or a character changed length, the list giving for every
+            normalised character the offset of its original character
+            (``None`` means offsets are the identity).
+        """
+        if text.isascii():
+            return text.lower(), None
+        cache = self._char_cache
+        pieces = []
+        same_length = True
+        for char in text:
+            mapped = cache.get(char)
+            if mapped is None:
+                mapped = cache[char] = normalise_char(char, self._converter)
+            if len(mapped) != 1:
+                same_length = False
+            pieces.append(mapped)
+        normalised = "".join(pieces)
+        if same_length:
+            return normalised, None
+        origin = [i for i, piece in enumerate(pieces) for _ in piece]
+        return normalised, origin
+
+    def tokenize(self, text: str, start: int = 0, end: int | None = None) -> list[Token]:
+        """Tokens of ``text[start:end]``, with offsets into ``text``.
+
+        Args:
+            text: The whole document text.
+            start: Offset where the stretch to tokenize starts.
+            end: Offset one past its end (the text's end when None).
+        """
+        stretch = text[start:end]
+        normalised, origin = self.normalise(stretch)
+        tokens: list[Token] = []
+        for lo, hi in self._words.span_tokenize(normalised):
+            piece = normalised[lo:hi]
+            if piece[0] > "\u2fff" and _is_han(piece[0]):
+                self._add_chinese(piece, lo, origin, start, tokens)
+            else:
+                tokens.append(_token(piece, lo, hi, origin, start))
+        return tokens
+
+    def words(self, text: str) -> list[str]:
+        """Just the normalised token strings of a text (for IDF building)."""
+        return [t.text for t in self.tokenize(text)]
+
+    def _add_chinese(
+        self, run: str, lo: int, origin: Sequence[int] | None, base: int, out: list[Token]
+    ) -> None:
+        position = lo
+        for word in self._jieba.cut(run, HMM=True):
+            out.append(_token(word, position, position + len(word), origin, base))
+            position += len(word)
+
+
+def _is_han(char: str) -> bool:
+    code = ord(char)
+    return (
+        0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x20000 <= code <= 0x3134F
+    )
+
+
+def _token(word: str, lo: int, hi: int, origin: Sequence[int] | None, base: int) -> Token:
+    if origin is None:
+        return Token(word, base + lo, base + hi)
+    return Token(word, base + origin[lo], base + origin[hi - 1] + 1)

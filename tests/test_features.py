@@ -1,0 +1,66 @@
+from collections import Counter
+
+from hypothesis import given, strategies as st
+
+from partialdup.features import LowIdfSig, low_idf_sig_features, stable_hash
+
+PAPER_SENTENCE = (
+    "As we are taking your candidature ahead we would like to highlight that INTEL as an "
+    "organization believes and practices high standards of ethical behavior from every "
+    "potential candidate."
+)
+
+
+def test_paper_worked_example():
+    tokens = PAPER_SENTENCE.lower().rstrip(".").split()
+    features = low_idf_sig_features(
+        tokens, {"as", "to", "that", "of", "from"}, chain=2, spacing=1, skip_words=()
+    )
+    assert {":".join(f) for f in features} == {
+        "as:we:are",
+        "to:highlight:that",
+        "that:intel:as",
+        "as:an:organization",
+        "of:ethical:behavior",
+        "from:every:potential",
+    }
+    assert len(features) == 6  # the first token "as" is an antecedent once, not twice
+
+
+def test_skip_words_are_passed_over_inside_chains():
+    features = low_idf_sig_features(["as", "an", "organization", "believes"], {"as"}, chain=2, spacing=1)
+    assert features == [("as", "organization", "believes")]
+
+
+def test_spacing_takes_every_dth_token():
+    features = low_idf_sig_features(list("abcdefg"), {"a"}, chain=2, spacing=2, skip_words=())
+    assert features == [("a", "c", "e")]
+
+
+def test_first_token_is_an_antecedent_and_short_chains_are_kept():
+    assert low_idf_sig_features(["hello"], set(), chain=3, spacing=1) == [("hello",)]
+    assert low_idf_sig_features(["x", "y", "of", "z"], {"of"}, chain=3, spacing=1, skip_words=()) == [
+        ("x", "y", "of", "z"),
+        ("of", "z"),
+    ]
+
+
+def test_bag_keeps_multiplicities_and_hashes_are_stable():
+    bag = LowIdfSig(frozenset({"of"}), chain=1).bag(["of", "x", "of", "x", "of", "x"])
+    assert list(bag.values()) == [3]  # one feature "of:x", seen three times
+    # Fixed value: the hash must never change between processes or versions.
+    assert stable_hash(("as", "we", "are")) == 0x54B14240DDADF26B
+    assert stable_hash(("ab", "c")) != stable_hash(("a", "bc"))
+
+
+def test_empty_sentence_has_no_features():
+    assert LowIdfSig(frozenset({"of"})).bag([]) == Counter()
+
+
+@given(st.lists(st.sampled_from(["of", "the", "a", "x", "y", "z", "的", "是"]), max_size=30), st.integers(0, 4), st.integers(1, 3))
+def test_every_nonempty_sentence_has_a_feature_per_antecedent(tokens, chain, spacing):
+    antecedents = {"of", "的"}
+    features = low_idf_sig_features(tokens, antecedents, chain=chain, spacing=spacing)
+    expected = sum(1 for i, t in enumerate(tokens) if i == 0 or t in antecedents)
+    assert len(features) == expected
+    assert all(1 <= len(f) <= chain + 1 for f in features)

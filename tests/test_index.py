@@ -1,0 +1,42 @@
+from collections import Counter
+
+from partialdup.index import FeatureIndex, QueryStats
+
+
+def _index(*bags, max_postings=100):
+    index = FeatureIndex(max_postings=max_postings)
+    for number, bag in enumerate(bags):
+        index.add(number, 0, Counter(bag))
+    return index
+
+
+def test_only_sentences_sharing_a_feature_are_compared():
+    index = _index({1: 1, 2: 1}, {3: 1}, {1: 1, 2: 1})
+    stats = QueryStats()
+    found = list(index.query(Counter({1: 1, 2: 1}), 0.5, stats=stats))
+    assert [m.key for m in found] == [0, 2]
+    assert stats.candidate_pairs == 2
+
+
+def test_own_document_and_later_keys_are_excluded():
+    index = _index({1: 1}, {1: 1}, {1: 1})
+    assert [m.key for m in index.query(Counter({1: 1}), 0.5, doc=0)] == [1, 2]
+    assert [m.key for m in index.query(Counter({1: 1}), 0.5, below_key=2)] == [0, 1]
+
+
+def test_length_bound_prunes_before_counting():
+    index = _index({1: 1}, dict.fromkeys(range(1, 11), 1))
+    stats = QueryStats()
+    assert [m.key for m in index.query(Counter({1: 1}), 0.5, stats=stats)] == [0]
+    assert stats.candidate_pairs == 1  # the ten-feature bag was never counted
+
+
+def test_frequent_feature_is_bounded_and_reported():
+    bags = [{0: 1, 100 + i: 1} for i in range(50)] + [{0: 1, 7: 1}, {0: 1, 7: 1}]
+    index = _index(*bags, max_postings=10)
+    stats = QueryStats()
+    found = list(index.query(Counter({0: 1, 7: 1}), 0.6, stats=stats))
+    assert [m.key for m in found] == [50, 51]
+    assert all(m.score == 1.0 for m in found)  # rescored on full bags, frequent feature included
+    assert stats.skipped_postings == 52
+    assert index.frequent_features() == 1

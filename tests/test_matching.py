@@ -1,0 +1,38 @@
+from partialdup.matching import chain_pairs, spans_for_documents
+from partialdup.types import Sentence, SentencePair
+
+
+def P(a, b, s=1.0):
+    return SentencePair(a, b, s)
+
+
+def sentences(n, width=10):
+    return [Sentence(i, i * width, i * width + width - 1) for i in range(n)]
+
+
+def test_consecutive_pairs_make_one_chain():
+    assert chain_pairs([P(3, 7), P(1, 5), P(2, 6)]) == [[P(1, 5), P(2, 6), P(3, 7)]]
+
+
+def test_gap_of_unmatched_sentences_is_tolerated():
+    assert len(chain_pairs([P(1, 1), P(3, 4), P(4, 5)], gap=2)) == 1
+    assert len(chain_pairs([P(1, 1), P(5, 5)], gap=2)) == 2
+    assert len(chain_pairs([P(1, 1), P(3, 3)], gap=0)) == 2
+
+
+def test_a_sentence_split_in_two_still_chains():
+    assert len(chain_pairs([P(1, 1), P(1, 2), P(2, 3)])) == 1
+
+
+def test_repeated_sentence_elsewhere_is_its_own_span():
+    chains = chain_pairs([P(0, 0), P(1, 1), P(2, 2), P(1, 9)])
+    assert [len(c) for c in chains] == [3, 1]
+
+
+def test_span_offsets_cover_first_to_last_sentence():
+    a, b = sentences(10), sentences(10, width=20)
+    [span] = spans_for_documents("A", "B", a, b, [P(2, 4, 0.8), P(3, 5, 0.6)])
+    assert (span.a_start, span.a_end) == (a[2].start, a[3].end)
+    assert (span.b_start, span.b_end) == (b[4].start, b[5].end)
+    assert span.a_sentences == (2, 3) and span.b_sentences == (4, 5)
+    assert abs(span.score - 0.7) < 1e-12

@@ -1,0 +1,53 @@
+from hypothesis import given, settings, strategies as st
+
+from partialdup.tokens import Tokenizer
+
+
+def words(tokenizer, text):
+    return [t.text for t in tokenizer.tokenize(text)]
+
+
+def test_normalisation_full_width_case_and_script(tokenizer):
+    assert words(tokenizer, "ＡＢＣ Hello") == ["abc", "hello"]
+    assert words(tokenizer, "漢字轉換") == words(tokenizer, "汉字转换")
+
+
+def test_punctuation_is_not_a_token(tokenizer):
+    assert words(tokenizer, "他说：“好。”") == ["他", "说", "好"]
+    assert words(tokenizer, "Hello, world!") == ["hello", "world"]
+
+
+def test_inner_apostrophes_hyphens_and_decimals_stay_together(tokenizer):
+    assert words(tokenizer, "don't e-mail 3.14") == ["don't", "e-mail", "3.14"]
+
+
+def test_mixed_text_offsets_are_exact(tokenizer):
+    text = "用jieba分词，Ｈｅｌｌｏ ﬁne 說。"
+    tokens = tokenizer.tokenize(text)
+    assert [t.text for t in tokens][:3] == ["用", "jieba", "分词"]
+    for token in tokens:
+        original, _ = tokenizer.normalise(text[token.start : token.end])
+        assert token.text in original
+
+
+def test_stretch_offsets_refer_to_the_whole_text(tokenizer):
+    text = "前言。Hello world"
+    tokens = tokenizer.tokenize(text, 3, len(text))
+    assert [(t.start, t.end) for t in tokens] == [(3, 8), (9, 14)]
+
+
+alphabet = st.sampled_from(list("abcXYZ 0123.,'-\n\t，。「」！？漢字转換說话ＡＢ１ﬁ㎏é\u0301\u200b"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet, max_size=60), st.data())
+def test_tokens_map_back_to_the_original(tokenizer, text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    previous_start = start
+    for token in tokenizer.tokenize(text, start, end):
+        assert start <= token.start < token.end <= end
+        assert token.start >= previous_start
+        previous_start = token.start
+        original, _ = tokenizer.normalise(text[token.start : token.end])
+        assert token.text in original
