@@ -9,15 +9,17 @@ skipped under ``--strict``); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from .detector import Detection, Detector, DetectorConfig
+from .evaluate import evaluate_method, load_goldset, tokenize_goldset
 from .idf import IdfFormatError, build_idf
 from .methods import METHOD_NAMES, make_detector
 from .output import write_jsonl
-from .pan import PanFormatError, detection_filename, read_pairs, write_detections
+from .pan import PanFormatError, detection_filename, read_pairs, span_detection, write_detections
 from .reader import InputError, ReadResult, decode_text, read_documents
 from .resources import load_idf
 from .tokens import Tokenizer
@@ -64,6 +66,15 @@ def _parser() -> argparse.ArgumentParser:
     pan.add_argument("out_dir", type=Path)
     _add_detector_options(pan, output=False)
     pan.set_defaults(run=_run_pan)
+
+    evaluate = commands.add_parser("eval", help="accuracy, space and time of methods on a gold set")
+    evaluate.add_argument("goldset", type=Path, help="gold set folder (PAN layout + sentence_pairs.jsonl)")
+    evaluate.add_argument("--methods", nargs="+", choices=METHOD_NAMES, default=list(METHOD_NAMES), help="methods to run (default: all)")
+    evaluate.add_argument("--thresholds", nargs="+", type=float, help="tau values (default: each method's own)")
+    evaluate.add_argument("--antecedents", nargs="+", type=int, default=[DetectorConfig().antecedents], help="Low-IDF-Sig n values")
+    evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
+    evaluate.set_defaults(run=_run_eval)
 
     idf = commands.add_parser("idf", help="IDF tables")
     idf_commands = idf.add_subparsers(dest="idf_command", required=True, metavar="ACTION")
@@ -166,9 +177,36 @@ def _run_pan(args: argparse.Namespace) -> int:
     spans_total = 0
     for susp, src in pairs:
         found = detector.check([features(args.susp_dir / susp)], [features(args.src_dir / src)])
-        write_detections(args.out_dir / detection_filename(susp, src), susp, src, found.spans)
+        write_detections(args.out_dir / detection_filename(susp, src), susp, src, map(span_detection, found.spans))
         spans_total += len(found.spans)
     print(f"partialdup: {len(pairs)} pairs, {spans_total} detections written to {args.out_dir}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    gold = load_goldset(args.goldset)
+    idf = load_idf(args.idf)
+    shared = make_detector("low-idf-sig", idf)
+    tokenized = tokenize_goldset(gold, shared)
+    print(f"partialdup: {len(gold.pairs)} pairs, {len(gold.cases)} cases, {len(gold.sentence_pairs)} gold sentence pairs; "
+          f"sentences and tokens in {tokenized.seconds:.2f}s", file=sys.stderr)
+    if not args.json:
+        print(f"{'method':14} {'params':8} {'tau':>5} {'P':>6} {'R':>6} {'F1':>6} {'plagdet':>7} {'gran':>5} "
+              f"{'features':>9} {'bytes':>10} {'index s':>8} {'compare s':>9}")
+    for method in args.methods:
+        for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
+            for threshold in args.thresholds or [None]:
+                config = DetectorConfig(antecedents=n)
+                detector = make_detector(method, idf, config, threshold=threshold,
+                                         tokenizer=shared.tokenizer, splitter=shared.splitter)
+                params = f"n={n}" if method == "low-idf-sig" else ""
+                row = evaluate_method(gold, tokenized, detector, method=method, params=params)
+                if args.json:
+                    print(json.dumps(row.as_json(), ensure_ascii=False), flush=True)
+                else:
+                    print(f"{row.method:14} {row.params:8} {row.threshold:5.2f} {row.precision:6.3f} {row.recall:6.3f} "
+                          f"{row.f1:6.3f} {row.plagdet:7.3f} {row.granularity:5.2f} {row.features:9d} "
+                          f"{row.index_bytes:10d} {row.index_seconds:8.3f} {row.compare_seconds:9.3f}", flush=True)
     return EXIT_OK
 
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, QueryStats
 from .matching import spans_for_documents
 from .sentences import SentenceSplitter
 from .tokens import Tokenizer
-from .types import Document, DocumentFeatures, RunStats, SentencePair, Span
+from .types import Document, DocumentFeatures, RunStats, SentencePair, Span, TokenizedDocument
 
-__all__ = ["Detector", "DetectorConfig", "Detection"]
+__all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
+
+#: A document at any stage the detector can take it from.
+AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
 
 
 @dataclass(frozen=True)
@@ -103,55 +106,79 @@ class Detector:
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
-    def features(self, document: Document) -> DocumentFeatures:
-        """Sentences and their bags for one document (pure; cacheable)."""
+    def tokenize(self, document: Document) -> TokenizedDocument:
+        """Sentences and their normalised tokens (method-independent; cacheable)."""
         sentences = self.splitter.split(document.text)
-        bags, counts = [], []
-        for sentence in sentences:
-            words = [t.text for t in self.tokenizer.tokenize(document.text, sentence.start, sentence.end)]
-            bags.append(self.extractor.bag(words))
-            counts.append(len(words))
-        return DocumentFeatures(document.id, sentences, tuple(bags), tuple(counts))
+        tokens = tuple(
+            tuple(t.text for t in self.tokenizer.tokenize(document.text, s.start, s.end)) for s in sentences
+        )
+        return TokenizedDocument(document.id, sentences, tokens)
 
-    def detect(self, documents: Iterable[Document | DocumentFeatures]) -> Detection:
+    def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
+        """The bag of features of every sentence of a tokenized document."""
+        bags = tuple(self.extractor.bag(words) for words in document.tokens)
+        return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)))
+
+    def features(self, document: Document | TokenizedDocument | DocumentFeatures) -> DocumentFeatures:
+        """Run the stages a document still needs, up to its features."""
+        if isinstance(document, DocumentFeatures):
+            return document
+        if isinstance(document, Document):
+            document = self.tokenize(document)
+        return self.fingerprint(document)
+
+    def detect(self, documents: Iterable[AnyDocument]) -> Detection:
         """Every copied passage between any two of the documents."""
-        docs = [self._as_features(d) for d in documents]
-        index = self._index(docs)
+        docs = [self.features(d) for d in documents]
+        index = self.build_index(docs)
         stats = QueryStats()
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         for key, entry in enumerate(index.sentences):
             for match in index.query(entry.bag, self.threshold, doc=entry.doc, below_key=key, stats=stats):
                 other = index.sentences[match.key]
                 _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), match.score)
-        return self._detection(docs, docs, found, index, stats, len(docs))
+        return self._detection(docs, docs, found, index, stats)
 
-    def check(
-        self,
-        queries: Iterable[Document | DocumentFeatures],
-        references: Iterable[Document | DocumentFeatures],
-    ) -> Detection:
+    def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument]) -> Detection:
         """Passages of each query copied from any reference (A = query, B = reference)."""
-        query_docs = [self._as_features(d) for d in queries]
-        reference_docs = [self._as_features(d) for d in references]
-        index = self._index(reference_docs)
+        reference_docs = [self.features(d) for d in references]
+        return self.check_against(queries, reference_docs, self.build_index(reference_docs))
+
+    def build_index(self, references: Sequence[DocumentFeatures]) -> FeatureIndex:
+        """Index the sentences of reference documents (document number = position)."""
+        index = FeatureIndex(max_postings=self.max_postings)
+        for number, doc in enumerate(references):
+            for position, bag in enumerate(doc.bags):
+                index.add(number, position, bag)
+        return index
+
+    def check_against(
+        self,
+        queries: Iterable[AnyDocument],
+        references: Sequence[DocumentFeatures],
+        index: FeatureIndex,
+        *,
+        only_pairs: Collection[tuple[str, str]] | None = None,
+    ) -> Detection:
+        """Query documents against an index built by :meth:`build_index`.
+
+        Args:
+            queries: The documents to check.
+            references: The documents the index was built from, in its order.
+            index: The reference index (reused across calls).
+            only_pairs: When given, only these (query id, reference id) pairs
+                are reported, as in PAN's pairs file.
+        """
+        query_docs = [self.features(d) for d in queries]
         stats = QueryStats()
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         for q, doc in enumerate(query_docs):
             for s, bag in enumerate(doc.bags):
                 for match in index.query(bag, self.threshold, stats=stats):
                     other = index.sentences[match.key]
-                    found[(q, other.doc)].append(SentencePair(s, other.sentence, round(match.score, 6)))
-        return self._detection(query_docs, reference_docs, found, index, stats, len(query_docs) + len(reference_docs))
-
-    def _as_features(self, document: Document | DocumentFeatures) -> DocumentFeatures:
-        return document if isinstance(document, DocumentFeatures) else self.features(document)
-
-    def _index(self, docs: Sequence[DocumentFeatures]) -> FeatureIndex:
-        index = FeatureIndex(max_postings=self.max_postings)
-        for number, doc in enumerate(docs):
-            for position, bag in enumerate(doc.bags):
-                index.add(number, position, bag)
-        return index
+                    if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
+                        found[(q, other.doc)].append(SentencePair(s, other.sentence, round(match.score, 6)))
+        return self._detection(query_docs, references, found, index, stats)
 
     def _detection(
         self,
@@ -160,16 +187,16 @@ class Detector:
         found: dict[tuple[int, int], list[SentencePair]],
         index: FeatureIndex,
         stats: QueryStats,
-        documents: int,
     ) -> Detection:
         spans: list[Span] = []
         for (a, b), pairs in found.items():
             da, db = a_docs[a], b_docs[b]
             spans.extend(spans_for_documents(da.id, db.id, da.sentences, db.sentences, pairs, gap=self.gap))
         spans.sort(key=_span_order)
+        distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
         run = RunStats(
-            documents=documents,
-            sentences=sum(len(d.sentences) for d in {id(d): d for d in (*a_docs, *b_docs)}.values()),
+            documents=len(distinct),
+            sentences=sum(len(d.sentences) for d in distinct),
             candidate_pairs=stats.candidate_pairs,
             frequent_features=index.frequent_features(),
             skipped_postings=stats.skipped_postings,

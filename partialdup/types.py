@@ -16,6 +16,7 @@ __all__ = [
     "Sentence",
     "Token",
     "Bag",
+    "TokenizedDocument",
     "DocumentFeatures",
     "SentencePair",
     "Span",
@@ -68,6 +69,21 @@ class Token:
     text: str
     start: int
     end: int
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizedDocument:
+    """A document after the token stage (shared by every feature method).
+
+    Attributes:
+        id: The document's id.
+        sentences: Its sentences, in order.
+        tokens: The normalised tokens of each sentence, aligned with ``sentences``.
+    """
+
+    id: str
+    sentences: tuple[Sentence, ...]
+    tokens: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

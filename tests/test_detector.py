@@ -1,0 +1,94 @@
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from partialdup.detector import DetectorConfig
+from partialdup.methods import make_detector
+from partialdup.types import Document
+
+
+@pytest.fixture(scope="module")
+def detector(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, tokenizer=tokenizer)
+
+
+PARAGRAPH = (
+    "The quick brown fox jumps over the lazy dog near the river bank. "
+    "It was the best of times, it was the worst of times, said the narrator. "
+    "All happy families are alike; each unhappy family is unhappy in its own way. "
+)
+
+
+def test_empty_and_whitespace_documents_give_nothing(detector):
+    found = detector.detect([Document("e", ""), Document("w", " \n\t\n"), Document("p", PARAGRAPH)])
+    assert found.spans == ()
+    assert found.stats.documents == 3
+
+
+def test_same_document_twice_is_one_full_length_span(detector):
+    text = PARAGRAPH + "\n\n" + "今天天气很好，我们去公园散步吧。这是第三句话，没有什么特别的。"
+    [span] = detector.detect([Document("x", text), Document("y", text)]).spans
+    first, last = span.pairs[0], span.pairs[-1]
+    assert (span.a, span.b) == ("x", "y")
+    assert span.a_start == span.b_start == 0 and span.a_end == span.b_end == len(text)
+    assert first.a == first.b == 0 and last.a == last.b == span.a_sentences[1]
+
+
+def test_copies_inside_one_document_are_not_reported(detector):
+    assert detector.detect([Document("x", PARAGRAPH + PARAGRAPH)]).spans == ()
+
+
+def test_check_orients_query_then_reference(detector):
+    query = Document("q", "Intro text of my own here. " + PARAGRAPH)
+    found = detector.check([query], [Document("ref", PARAGRAPH)])
+    [span] = found.spans
+    assert (span.a, span.b) == ("q", "ref")
+    assert query.text[span.a_start : span.a_end] == PARAGRAPH.strip()
+
+
+def test_ten_thousand_copies_of_one_sentence_finish_in_bounded_work(tokenizer, idf):
+    sentence = "Repeat after me this one sentence again. "
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(max_postings=500), tokenizer=tokenizer)
+    found = detector.detect([Document("many", sentence * 10_000), Document("one", sentence)])
+    # Every feature of the sentence is over the bound, so it is skipped and reported.
+    assert found.stats.frequent_features >= 1
+    assert found.stats.skipped_postings > 0
+    assert found.stats.candidate_pairs == 0
+
+
+def test_one_huge_line_is_cut_and_processed(detector):
+    line = "字" * 200_000
+    found = detector.detect([Document("a", line), Document("b", line)])
+    assert found.stats.sentences >= 2 * 200  # max 1000 chars a sentence
+
+
+def test_output_is_deterministic_and_sorted(detector):
+    docs = [Document(n, PARAGRAPH) for n in ("c", "a", "b")]
+    first = detector.detect(docs).spans
+    assert first == detector.detect(list(reversed(docs))).spans
+    assert [(s.a, s.b) for s in first] == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
+words = st.sampled_from("the of and to copy text 文本 复制 的 是 一个 句子 Alpha beta".split())
+sentence = st.builds(
+    lambda ws, end: " ".join(ws) + end,
+    st.lists(words, min_size=1, max_size=12),
+    st.sampled_from(["。", ". ", "！", "?\n"]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(sentence, min_size=1, max_size=8), st.lists(sentence, max_size=5), st.integers(0, 8))
+def test_span_offsets_round_trip(detector, shared, extra, cut):
+    a_text = "".join(extra[:cut % (len(extra) + 1)] + shared + extra)
+    b_text = "".join(shared)
+    for span in detector.detect([Document("a", a_text), Document("b", b_text)]).spans:
+        a_sentences = detector.splitter.split(a_text)
+        b_sentences = detector.splitter.split(b_text)
+        assert span.a_start == a_sentences[span.a_sentences[0]].start
+        assert span.a_end == a_sentences[span.a_sentences[1]].end
+        assert span.b_start == b_sentences[span.b_sentences[0]].start
+        assert span.b_end == b_sentences[span.b_sentences[1]].end
+        assert 0 <= span.a_start < span.a_end <= len(a_text)
+        assert 0.6 <= span.score <= 1.0
