@@ -99,6 +99,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--threshold", type=float, default=None, help="tau, minimum bag-Jaccard (default: the method's, 0.6 for low-idf-sig)")
     parser.add_argument("--gap", type=int, default=defaults.gap, help=f"unmatched sentences tolerated inside a span (default {defaults.gap})")
     parser.add_argument("--max-postings", type=int, default=defaults.max_postings, help=f"ignore features in more sentences than this for candidates (default {defaults.max_postings})")
+    parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
 
 
@@ -111,6 +112,7 @@ def _detector(args: argparse.Namespace) -> Detector:
             threshold=args.threshold if args.threshold is not None else DetectorConfig().threshold,
             gap=args.gap,
             max_postings=args.max_postings,
+            min_tokens=args.min_tokens,
         )
     except ValueError as error:
         raise InputError(str(error)) from None

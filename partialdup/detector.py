@@ -8,7 +8,7 @@ engines and front ends can wrap it.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Collection, Iterable, Sequence, Union
 
@@ -41,6 +41,9 @@ class DetectorConfig:
             candidates (reported in the run's statistics).
         max_sentence_chars: A run of text without a terminator is cut into
             sentences of at most this many characters.
+        min_tokens: Sentences with fewer tokens are not matched on their own
+            (a heading such as "描述" or "See also" recurs everywhere); they
+            can still lie inside a span, between matched sentences.
         skip_words: Tokens passed over inside chains.
     """
 
@@ -51,6 +54,7 @@ class DetectorConfig:
     gap: int = 2
     max_postings: int = 2000
     max_sentence_chars: int = 1000
+    min_tokens: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
 
     def __post_init__(self) -> None:
@@ -58,8 +62,8 @@ class DetectorConfig:
             raise ValueError("antecedents, chain and gap must be >= 0 and spacing >= 1")
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError("threshold must lie in (0, 1]")
-        if self.max_postings < 1 or self.max_sentence_chars < 1:
-            raise ValueError("max_postings and max_sentence_chars must be >= 1")
+        if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
+            raise ValueError("max_postings, max_sentence_chars and min_tokens must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class Detector:
         threshold: Minimum bag-Jaccard of a copied sentence pair.
         gap: Unmatched sentences tolerated inside one span.
         max_postings: Bound on a feature's posting list used for candidates.
+        min_tokens: Sentences with fewer tokens get no features.
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
         splitter: Shared sentence splitter; one is made when None.
     """
@@ -96,6 +101,7 @@ class Detector:
         threshold: float = 0.6,
         gap: int = 2,
         max_postings: int = 2000,
+        min_tokens: int = 3,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
     ) -> None:
@@ -103,6 +109,7 @@ class Detector:
         self.threshold = threshold
         self.gap = gap
         self.max_postings = max_postings
+        self.min_tokens = min_tokens
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
@@ -116,7 +123,9 @@ class Detector:
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
-        bags = tuple(self.extractor.bag(words) for words in document.tokens)
+        bags = tuple(
+            self.extractor.bag(words) if len(words) >= self.min_tokens else Counter() for words in document.tokens
+        )
         return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)))
 
     def features(self, document: Document | TokenizedDocument | DocumentFeatures) -> DocumentFeatures:

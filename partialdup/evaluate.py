@@ -196,6 +196,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         threshold=threshold,
         gap=detector.gap,
         max_postings=detector.max_postings,
+        min_tokens=detector.min_tokens,
         tokenizer=detector.tokenizer,
         splitter=detector.splitter,
     )

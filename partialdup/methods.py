@@ -66,5 +66,6 @@ def make_detector(
         threshold=DEFAULT_THRESHOLDS[method] if threshold is None else threshold,
         gap=config.gap,
         max_postings=config.max_postings,
+        min_tokens=config.min_tokens,
         **shared,  # type: ignore[arg-type]
     )
