@@ -100,6 +100,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--gap", type=int, default=defaults.gap, help=f"unmatched sentences tolerated inside a span (default {defaults.gap})")
     parser.add_argument("--max-postings", type=int, default=defaults.max_postings, help=f"ignore features in more sentences than this for candidates (default {defaults.max_postings})")
     parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
+    parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
 
 
@@ -113,6 +114,7 @@ def _detector(args: argparse.Namespace) -> Detector:
             gap=args.gap,
             max_postings=args.max_postings,
             min_tokens=args.min_tokens,
+            boilerplate=args.boilerplate,
         )
     except ValueError as error:
         raise InputError(str(error)) from None
@@ -141,6 +143,12 @@ def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadRes
         f"{stats.candidate_pairs} candidate pairs; {skipped} input(s) skipped",
         file=sys.stderr,
     )
+    if stats.boilerplate_sentences:
+        print(
+            f"partialdup: {stats.boilerplate_sentences} sentence(s) matched in {args.boilerplate} or more other "
+            "documents were taken for boilerplate and not reported (--boilerplate 0 reports them)",
+            file=sys.stderr,
+        )
     if stats.frequent_features:
         print(
             f"partialdup: {stats.frequent_features} feature(s) held by more than {args.max_postings} sentences "
@@ -164,25 +172,28 @@ def _run_check(args: argparse.Namespace) -> int:
 def _run_pan(args: argparse.Namespace) -> int:
     pairs = read_pairs(args.pairs)
     detector = _detector(args)
+    # Every source is indexed once and every suspicious document queried once;
+    # only the listed pairs are reported. Seeing the whole collection is also
+    # what lets boilerplate (sentences in many sources) be recognised.
+    sources = [detector.features(_pan_document(args.src_dir, name)) for name in sorted({src for _, src in pairs})]
+    suspicious = [detector.features(_pan_document(args.susp_dir, name)) for name in sorted({susp for susp, _ in pairs})]
+    found = detector.check_against(suspicious, sources, detector.build_index(sources), only_pairs=set(pairs))
+    by_pair: dict[tuple[str, str], list] = {pair: [] for pair in pairs}
+    for span in found.spans:
+        by_pair[(span.a, span.b)].append(span_detection(span))
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    cache: dict[Path, object] = {}
-
-    def features(path: Path):  # each document is read and fingerprinted once
-        if path not in cache:
-            try:
-                text = decode_text(path.read_bytes(), str(path))
-            except OSError as error:
-                raise InputError(f"{path}: cannot read ({error.strerror})") from None
-            cache[path] = detector.features(Document(path.name, text))
-        return cache[path]
-
-    spans_total = 0
-    for susp, src in pairs:
-        found = detector.check([features(args.susp_dir / susp)], [features(args.src_dir / src)])
-        write_detections(args.out_dir / detection_filename(susp, src), susp, src, map(span_detection, found.spans))
-        spans_total += len(found.spans)
-    print(f"partialdup: {len(pairs)} pairs, {spans_total} detections written to {args.out_dir}", file=sys.stderr)
+    for (susp, src), detections in by_pair.items():
+        write_detections(args.out_dir / detection_filename(susp, src), susp, src, detections)
+    print(f"partialdup: {len(pairs)} pairs, {len(found.spans)} detections written to {args.out_dir}", file=sys.stderr)
     return EXIT_OK
+
+
+def _pan_document(folder: Path, name: str) -> Document:
+    path = folder / name
+    try:
+        return Document(name, decode_text(path.read_bytes(), str(path)))
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
 
 
 def _run_eval(args: argparse.Namespace) -> int:

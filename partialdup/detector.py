@@ -14,7 +14,7 @@ from typing import Collection, Iterable, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, QueryStats
-from .matching import spans_for_documents
+from .matching import matchable_ranks, spans_for_documents
 from .sentences import SentenceSplitter
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, SentencePair, Span, TokenizedDocument
@@ -44,6 +44,10 @@ class DetectorConfig:
         min_tokens: Sentences with fewer tokens are not matched on their own
             (a heading such as "描述" or "See also" recurs everywhere); they
             can still lie inside a span, between matched sentences.
+        boilerplate: A sentence that matches sentences of this many other
+            documents or more is boilerplate (a licence line, a man-page
+            footer) and none of its pairs is reported; 0 turns this off (for
+            quote detection, where a quote recurring everywhere is the point).
         skip_words: Tokens passed over inside chains.
     """
 
@@ -55,6 +59,7 @@ class DetectorConfig:
     max_postings: int = 2000
     max_sentence_chars: int = 1000
     min_tokens: int = 3
+    boilerplate: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
 
     def __post_init__(self) -> None:
@@ -62,6 +67,8 @@ class DetectorConfig:
             raise ValueError("antecedents, chain and gap must be >= 0 and spacing >= 1")
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError("threshold must lie in (0, 1]")
+        if self.boilerplate < 0:
+            raise ValueError("boilerplate must be >= 0 (0 turns it off)")
         if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
             raise ValueError("max_postings, max_sentence_chars and min_tokens must be >= 1")
 
@@ -90,6 +97,8 @@ class Detector:
         gap: Unmatched sentences tolerated inside one span.
         max_postings: Bound on a feature's posting list used for candidates.
         min_tokens: Sentences with fewer tokens get no features.
+        boilerplate: Sentences matching this many other documents are not
+            reported (0: off).
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
         splitter: Shared sentence splitter; one is made when None.
     """
@@ -102,6 +111,7 @@ class Detector:
         gap: int = 2,
         max_postings: int = 2000,
         min_tokens: int = 3,
+        boilerplate: int = 3,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
     ) -> None:
@@ -110,6 +120,7 @@ class Detector:
         self.gap = gap
         self.max_postings = max_postings
         self.min_tokens = min_tokens
+        self.boilerplate = boilerplate
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
@@ -141,12 +152,29 @@ class Detector:
         docs = [self.features(d) for d in documents]
         index = self.build_index(docs)
         stats = QueryStats()
+        matches = [
+            (key, match.key, match.score)
+            for key, entry in enumerate(index.sentences)
+            for match in index.query(entry.bag, self.threshold, doc=entry.doc, below_key=key, stats=stats)
+        ]
+        common = self._boilerplate_keys(matches, index)
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
-        for key, entry in enumerate(index.sentences):
-            for match in index.query(entry.bag, self.threshold, doc=entry.doc, below_key=key, stats=stats):
-                other = index.sentences[match.key]
-                _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), match.score)
-        return self._detection(docs, docs, found, index, stats)
+        for key, other_key, score in matches:
+            if key in common or other_key in common:
+                continue
+            entry, other = index.sentences[key], index.sentences[other_key]
+            _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), score)
+        return self._detection(docs, docs, found, index, stats, len(common))
+
+    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], index: FeatureIndex) -> set[int]:
+        # A sentence matched in `boilerplate` or more other documents is boilerplate.
+        if not self.boilerplate:
+            return set()
+        documents: dict[int, set[int]] = defaultdict(set)
+        for key, other_key, _ in matches:
+            documents[key].add(index.sentences[other_key].doc)
+            documents[other_key].add(index.sentences[key].doc)
+        return {key for key, docs in documents.items() if len(docs) >= self.boilerplate}
 
     def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument]) -> Detection:
         """Passages of each query copied from any reference (A = query, B = reference)."""
@@ -181,13 +209,18 @@ class Detector:
         query_docs = [self.features(d) for d in queries]
         stats = QueryStats()
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        common = 0
         for q, doc in enumerate(query_docs):
             for s, bag in enumerate(doc.bags):
-                for match in index.query(bag, self.threshold, stats=stats):
+                matches = list(index.query(bag, self.threshold, stats=stats))
+                if self.boilerplate and len({index.sentences[m.key].doc for m in matches}) >= self.boilerplate:
+                    common += 1
+                    continue
+                for match in matches:
                     other = index.sentences[match.key]
                     if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
                         found[(q, other.doc)].append(SentencePair(s, other.sentence, round(match.score, 6)))
-        return self._detection(query_docs, references, found, index, stats)
+        return self._detection(query_docs, references, found, index, stats, common)
 
     def _detection(
         self,
@@ -196,11 +229,24 @@ class Detector:
         found: dict[tuple[int, int], list[SentencePair]],
         index: FeatureIndex,
         stats: QueryStats,
+        boilerplate_sentences: int,
     ) -> Detection:
         spans: list[Span] = []
+        cache: dict[int, list[int]] = {}
+
+        def ranks(doc: DocumentFeatures) -> list[int]:
+            if id(doc) not in cache:
+                cache[id(doc)] = matchable_ranks([bool(bag) for bag in doc.bags])
+            return cache[id(doc)]
+
         for (a, b), pairs in found.items():
             da, db = a_docs[a], b_docs[b]
-            spans.extend(spans_for_documents(da.id, db.id, da.sentences, db.sentences, pairs, gap=self.gap))
+            spans.extend(
+                spans_for_documents(
+                    da.id, db.id, da.sentences, db.sentences, pairs,
+                    gap=self.gap, a_ranks=ranks(da), b_ranks=ranks(db),
+                )
+            )
         spans.sort(key=_span_order)
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
         run = RunStats(
@@ -209,6 +255,7 @@ class Detector:
             candidate_pairs=stats.candidate_pairs,
             frequent_features=index.frequent_features(),
             skipped_postings=stats.skipped_postings,
+            boilerplate_sentences=boilerplate_sentences,
         )
         return Detection(tuple(spans), run)
 

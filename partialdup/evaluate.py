@@ -197,6 +197,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         gap=detector.gap,
         max_postings=detector.max_postings,
         min_tokens=detector.min_tokens,
+        boilerplate=detector.boilerplate,
         tokenizer=detector.tokenizer,
         splitter=detector.splitter,
     )

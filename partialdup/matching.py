@@ -5,6 +5,10 @@ Within one document pair, a pair (i, m) continues a chain whose last pair is
 side may stay put, so a sentence split in two still chains). A passage whose
 middle sentence was edited beyond recognition, inserted or dropped therefore
 stays one span instead of two fragments.
+
+Steps are counted in *matchable* sentences: a sentence that has no features
+(too short to be matched on its own, such as an option line or a heading)
+cannot be an unmatched copy, so any number of them may lie inside a span.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Sequence
 
 from .types import Sentence, SentencePair, Span
 
-__all__ = ["chain_pairs", "spans_for_documents"]
+__all__ = ["chain_pairs", "matchable_ranks", "spans_for_documents"]
 
 
 @dataclass
@@ -25,13 +29,23 @@ class _Chain:
     last_b: int = 0
 
 
-def chain_pairs(pairs: Sequence[SentencePair], *, gap: int = 2) -> list[list[SentencePair]]:
+def chain_pairs(
+    pairs: Sequence[SentencePair],
+    *,
+    gap: int = 2,
+    a_ranks: Sequence[int] | None = None,
+    b_ranks: Sequence[int] | None = None,
+) -> list[list[SentencePair]]:
     """Group the copied sentence pairs of one document pair into chains.
 
     Args:
         pairs: Sentence pairs between document A and document B.
-        gap: Unmatched sentences tolerated between two chained pairs, on
-            either side.
+        gap: Unmatched matchable sentences tolerated between two chained
+            pairs, on either side.
+        a_ranks: For each sentence of A, the number of matchable sentences
+            before it (see :func:`matchable_ranks`); every sentence counts
+            when None.
+        b_ranks: The same for B.
 
     Returns:
         Chains of pairs, each sorted by (a, b), ordered by their first pair.
@@ -40,30 +54,41 @@ def chain_pairs(pairs: Sequence[SentencePair], *, gap: int = 2) -> list[list[Sen
     open_chains: list[_Chain] = []
     done: list[_Chain] = []
     for pair in sorted(pairs):
+        rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
+        rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
         still_open = []
         for chain in open_chains:
-            (still_open if chain.last_a >= pair.a - reach else done).append(chain)
+            (still_open if chain.last_a >= rank_a - reach else done).append(chain)
         open_chains = still_open
-        best = _closest_chain(open_chains, pair, reach)
+        best = _closest_chain(open_chains, rank_a, rank_b, reach)
         if best is None:
             best = _Chain()
             open_chains.append(best)
         best.pairs.append(pair)
-        best.last_a, best.last_b = pair.a, pair.b
+        best.last_a, best.last_b = rank_a, rank_b
     done.extend(open_chains)
     chains = [chain.pairs for chain in done]
     chains.sort(key=lambda c: (c[0].a, c[0].b))
     return chains
 
 
-def _closest_chain(chains: list[_Chain], pair: SentencePair, reach: int) -> _Chain | None:
+def _closest_chain(chains: list[_Chain], rank_a: int, rank_b: int, reach: int) -> _Chain | None:
     best, best_distance = None, 2 * reach + 1
     for chain in chains:
-        step_a, step_b = pair.a - chain.last_a, pair.b - chain.last_b
+        step_a, step_b = rank_a - chain.last_a, rank_b - chain.last_b
         if 0 <= step_a <= reach and 0 <= step_b <= reach and step_a + step_b > 0:
             if step_a + step_b < best_distance:
                 best, best_distance = chain, step_a + step_b
     return best
+
+
+def matchable_ranks(matchable: Sequence[bool]) -> list[int]:
+    """For each sentence, how many matchable sentences come before it."""
+    ranks, count = [], 0
+    for flag in matchable:
+        ranks.append(count)
+        count += flag
+    return ranks
 
 
 def spans_for_documents(
@@ -74,6 +99,8 @@ def spans_for_documents(
     pairs: Sequence[SentencePair],
     *,
     gap: int = 2,
+    a_ranks: Sequence[int] | None = None,
+    b_ranks: Sequence[int] | None = None,
 ) -> list[Span]:
     """Turn the copied sentence pairs of documents A and B into spans.
 
@@ -84,12 +111,14 @@ def spans_for_documents(
         b_sentences: B's sentences (indexed by ``SentencePair.b``).
         pairs: Copied sentence pairs between them.
         gap: See :func:`chain_pairs`.
+        a_ranks: See :func:`chain_pairs`.
+        b_ranks: See :func:`chain_pairs`.
 
     Returns:
         One span per chain, sorted by position in A then B.
     """
     spans = []
-    for chain in chain_pairs(pairs, gap=gap):
+    for chain in chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks):
         first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
         first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
         spans.append(

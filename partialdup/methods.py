@@ -67,5 +67,6 @@ def make_detector(
         gap=config.gap,
         max_postings=config.max_postings,
         min_tokens=config.min_tokens,
+        boilerplate=config.boilerplate,
         **shared,  # type: ignore[arg-type]
     )

@@ -8,7 +8,7 @@ never mutate them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 __all__ = [
@@ -158,6 +158,8 @@ class RunStats:
         frequent_features: Distinct features whose posting list exceeded the
             bound and were not used to generate candidates.
         skipped_postings: Postings not visited because of that bound.
+        boilerplate_sentences: Sentences matched in too many documents to
+            report (see ``DetectorConfig.boilerplate``).
     """
 
     documents: int = 0
@@ -165,4 +167,4 @@ class RunStats:
     candidate_pairs: int = 0
     frequent_features: int = 0
     skipped_postings: int = 0
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    boilerplate_sentences: int = 0

@@ -92,3 +92,23 @@ def test_span_offsets_round_trip(detector, shared, extra, cut):
         assert span.b_end == b_sentences[span.b_sentences[1]].end
         assert 0 <= span.a_start < span.a_end <= len(a_text)
         assert 0.6 <= span.score <= 1.0
+
+
+def test_boilerplate_shared_by_many_documents_is_not_reported(tokenizer, idf):
+    footer = "This page is part of release 6.03 of the Linux man-pages project. "
+    docs = [Document(f"d{i}", f"Page {i} tells its own story number {i} here. " + footer) for i in range(5)]
+    quiet = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=3), tokenizer=tokenizer)
+    loud = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=0), tokenizer=tokenizer)
+    assert quiet.detect(docs).spans == ()
+    assert quiet.detect(docs).stats.boilerplate_sentences == 5
+    assert len(loud.detect(docs).spans) == 10  # every pair of the five shares the footer
+    # Two documents only: a shared sentence is a copy, not boilerplate.
+    assert len(quiet.detect(docs[:2]).spans) == 1
+
+
+def test_check_treats_a_sentence_in_many_references_as_boilerplate(tokenizer, idf):
+    footer = "This page is part of release 6.03 of the Linux man-pages project. "
+    references = [Document(f"r{i}", f"Reference {i} has a body of its own. " + footer) for i in range(3)]
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=3), tokenizer=tokenizer)
+    found = detector.check([Document("q", footer)], references)
+    assert found.spans == () and found.stats.boilerplate_sentences == 1
