@@ -4,7 +4,8 @@ Matching happens on a normalised copy of the text: NFKC (full width to half
 width), case folding and Traditional to Simplified Chinese. Normalisation is
 applied character by character, so every normalised character knows the
 original character it came from and every :class:`~partialdup.types.Token`
-maps back to the original text. (Per-character conversion also makes the
+maps back to the original text. Chinese words then get one form for Taiwan
+and mainland usage (see ``Tokenizer._common_word``). (Per-character conversion also makes the
 Traditional/Simplified mapping a plain function of the character, which is
 what matching needs: both sides of a copy are converted the same way.)
 
@@ -32,10 +33,10 @@ _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _TOKEN_PATTERN = rf"[{_HAN}]+|[^\W_{_HAN}]+(?:['’\-.][^\W_{_HAN}]+)*"
 
 
-def _t2s_converter():  # type: ignore[no-untyped-def]
+def _converter(config: str):  # type: ignore[no-untyped-def]
     import opencc  # imported here: the converter is built once per Tokenizer
 
-    return opencc.OpenCC("t2s")
+    return opencc.OpenCC(config)
 
 
 def normalise_char(char: str, converter) -> str:  # type: ignore[no-untyped-def]
@@ -66,9 +67,12 @@ class Tokenizer:
         logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
         self._jieba = jieba.Tokenizer(jieba_dictionary or jieba.DEFAULT_DICT)
         self._jieba.initialize()
-        self._converter = _t2s_converter()
+        self._converter = _converter("t2s")
         self._words = RegexpTokenizer(_TOKEN_PATTERN)
         self._table = _NormalisationTable(self._converter)
+        self._to_taiwan = _converter("s2twp")
+        self._to_mainland = _converter("tw2sp")
+        self._words_cache: dict[str, str] = {}
 
     def normalise(self, text: str) -> tuple[str, Sequence[int] | None]:
         """Normalise text for matching.
@@ -106,6 +110,11 @@ class Tokenizer:
                 tokens.append(_token(piece, lo, hi, origin, start))
         return tokens
 
+    def match_form(self, word: str) -> str:
+        """The form a single word takes for matching (used to key IDF tables)."""
+        normalised, _ = self.normalise(word)
+        return self._common_word(normalised) if normalised and _is_han(normalised[0]) else normalised
+
     def words(self, text: str) -> list[str]:
         """Just the normalised token strings of a text (for IDF building)."""
         return [t.text for t in self.tokenize(text)]
@@ -115,8 +124,19 @@ class Tokenizer:
     ) -> None:
         position = lo
         for word in self._jieba.cut(run, HMM=True):
-            out.append(_token(word, position, position + len(word), origin, base))
+            out.append(_token(self._common_word(word), position, position + len(word), origin, base))
             position += len(word)
+
+    def _common_word(self, word: str) -> str:
+        # Taiwan and mainland usage differ in words, not only in characters
+        # (檔案/文件, 使用者/用户, 預設/默认). Converting each word to Taiwan
+        # phrasing and back (OpenCC s2twp, then tw2sp) gives both usages one
+        # form. It is done per token: a whole-text phrase conversion would
+        # change lengths and lose the offsets.
+        common = self._words_cache.get(word)
+        if common is None:
+            common = self._words_cache[word] = self._to_mainland.convert(self._to_taiwan.convert(word))
+        return common
 
 
 class _NormalisationTable(dict):

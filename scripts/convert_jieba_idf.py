@@ -1,8 +1,9 @@
 """Convert jieba's IDF table (jieba/analyse/idf.txt) into idf/zh.tsv.
 
 Keys are normalised the way partialdup's tokenizer normalises tokens (NFKC,
-case folding, Traditional -> Simplified); when two keys collapse into one, the
-lower IDF (the more frequent form) is kept.
+case folding, Traditional -> Simplified, one form for Taiwan and mainland
+words); when two keys collapse into one, the lower IDF (the more frequent
+form) is kept.
 
     python scripts/convert_jieba_idf.py -o idf/zh.tsv
 """
@@ -30,14 +31,14 @@ def main() -> None:
         word, _, number = line.strip().rpartition(" ")
         if not word:
             continue
-        key, _ = tokenizer.normalise(word)
+        key = tokenizer.match_form(word)
         idf = float(number)
         if key and (key not in values or idf < values[key]):
             values[key] = idf
     version = importlib.metadata.version("jieba")
     header = (
         f"Chinese IDF table: jieba {version}, jieba/analyse/idf.txt (MIT licence),\n"
-        f"keys normalised by partialdup (NFKC, casefold, t2s); {len(values)} entries.\n"
+        f"keys normalised by partialdup (NFKC, casefold, t2s, s2twp+tw2sp); {len(values)} entries.\n"
         "Rebuild: python scripts/convert_jieba_idf.py -o idf/zh.tsv"
     )
     IdfTable(values).save(args.output, header=header)

@@ -51,3 +51,10 @@ def test_tokens_map_back_to_the_original(tokenizer, text, data):
         previous_start = token.start
         original, _ = tokenizer.normalise(text[token.start : token.end])
         assert token.text in original
+
+
+def test_taiwan_and_mainland_words_take_one_form(tokenizer):
+    assert words(tokenizer, "使用者可以呼叫預設的檔案") == words(tokenizer, "用户可以调用默认的文件")
+    assert words(tokenizer, "如果檔案不存在就建立它") == words(tokenizer, "如果文件不存在就创建它")
+    # A plain character conversion (s2t) still matches its source.
+    assert words(tokenizer, "預設值是檔案") == words(tokenizer, "预设值是档案")
