@@ -8,7 +8,7 @@ engines and front ends can wrap it.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Collection, Iterable, Sequence, Union
 
@@ -96,7 +96,8 @@ class Detector:
         threshold: Minimum bag-Jaccard of a copied sentence pair.
         gap: Unmatched sentences tolerated inside one span.
         max_postings: Bound on a feature's posting list used for candidates.
-        min_tokens: Sentences with fewer tokens get no features.
+        min_tokens: Sentences with fewer tokens are not looked up on their
+            own; inside a span they are still paired with their copies.
         boilerplate: Sentences matching this many other documents are not
             reported (0: off).
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
@@ -134,9 +135,7 @@ class Detector:
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
-        bags = tuple(
-            self.extractor.bag(words) if len(words) >= self.min_tokens else Counter() for words in document.tokens
-        )
+        bags = tuple(self.extractor.bag(words) for words in document.tokens)
         return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)))
 
     def features(self, document: Document | TokenizedDocument | DocumentFeatures) -> DocumentFeatures:
@@ -164,7 +163,12 @@ class Detector:
                 continue
             entry, other = index.sentences[key], index.sentences[other_key]
             _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), score)
-        return self._detection(docs, docs, found, index, stats, len(common))
+        boilerplate = {(index.sentences[key].doc, index.sentences[key].sentence) for key in common}
+        return self._detection(docs, docs, found, index, stats, boilerplate, boilerplate)
+
+    def _matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
+        # Long enough to be looked up on its own.
+        return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
 
     def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], index: FeatureIndex) -> set[int]:
         # A sentence matched in `boilerplate` or more other documents is boilerplate.
@@ -186,7 +190,8 @@ class Detector:
         index = FeatureIndex(max_postings=self.max_postings)
         for number, doc in enumerate(references):
             for position, bag in enumerate(doc.bags):
-                index.add(number, position, bag)
+                if self._matchable(doc, position):
+                    index.add(number, position, bag)
         return index
 
     def check_against(
@@ -209,18 +214,22 @@ class Detector:
         query_docs = [self.features(d) for d in queries]
         stats = QueryStats()
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
-        common = 0
+        query_boilerplate: set[tuple[int, int]] = set()
+        reference_boilerplate: set[tuple[int, int]] = set()
         for q, doc in enumerate(query_docs):
             for s, bag in enumerate(doc.bags):
+                if not self._matchable(doc, s):
+                    continue
                 matches = list(index.query(bag, self.threshold, stats=stats))
                 if self.boilerplate and len({index.sentences[m.key].doc for m in matches}) >= self.boilerplate:
-                    common += 1
+                    query_boilerplate.add((q, s))
+                    reference_boilerplate.update((index.sentences[m.key].doc, index.sentences[m.key].sentence) for m in matches)
                     continue
                 for match in matches:
                     other = index.sentences[match.key]
                     if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
                         found[(q, other.doc)].append(SentencePair(s, other.sentence, round(match.score, 6)))
-        return self._detection(query_docs, references, found, index, stats, common)
+        return self._detection(query_docs, references, found, index, stats, query_boilerplate, reference_boilerplate)
 
     def _detection(
         self,
@@ -229,22 +238,27 @@ class Detector:
         found: dict[tuple[int, int], list[SentencePair]],
         index: FeatureIndex,
         stats: QueryStats,
-        boilerplate_sentences: int,
+        a_boilerplate: set[tuple[int, int]],
+        b_boilerplate: set[tuple[int, int]],
     ) -> Detection:
+        # Boilerplate sentences, like sentences too short to have features,
+        # cannot be missed copies: they do not count towards a span's gap.
         spans: list[Span] = []
-        cache: dict[int, list[int]] = {}
+        cache: dict[tuple[int, int], list[int]] = {}
 
-        def ranks(doc: DocumentFeatures) -> list[int]:
-            if id(doc) not in cache:
-                cache[id(doc)] = matchable_ranks([bool(bag) for bag in doc.bags])
-            return cache[id(doc)]
+        def ranks(side: int, number: int, doc: DocumentFeatures, skip: set[tuple[int, int]]) -> list[int]:
+            if (side, number) not in cache:
+                flags = [self._matchable(doc, i) and (number, i) not in skip for i in range(len(doc.bags))]
+                cache[(side, number)] = matchable_ranks(flags)
+            return cache[(side, number)]
 
         for (a, b), pairs in found.items():
             da, db = a_docs[a], b_docs[b]
             spans.extend(
                 spans_for_documents(
-                    da.id, db.id, da.sentences, db.sentences, pairs,
-                    gap=self.gap, a_ranks=ranks(da), b_ranks=ranks(db),
+                    da.id, db.id, da.sentences, db.sentences, pairs, gap=self.gap,
+                    a_ranks=ranks(0, a, da, a_boilerplate), b_ranks=ranks(1, b, db, b_boilerplate),
+                    fill=(da.bags, db.bags, self.threshold),
                 )
             )
         spans.sort(key=_span_order)
@@ -255,7 +269,7 @@ class Detector:
             candidate_pairs=stats.candidate_pairs,
             frequent_features=index.frequent_features(),
             skipped_postings=stats.skipped_postings,
-            boilerplate_sentences=boilerplate_sentences,
+            boilerplate_sentences=len(a_boilerplate),
         )
         return Detection(tuple(spans), run)
 

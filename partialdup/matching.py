@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Sequence
 
-from .types import Sentence, SentencePair, Span
+from .similarity import bag_jaccard
+from .types import Bag, Sentence, SentencePair, Span
 
 __all__ = ["chain_pairs", "matchable_ranks", "spans_for_documents"]
 
@@ -101,6 +102,7 @@ def spans_for_documents(
     gap: int = 2,
     a_ranks: Sequence[int] | None = None,
     b_ranks: Sequence[int] | None = None,
+    fill: tuple[Sequence[Bag], Sequence[Bag], float] | None = None,
 ) -> list[Span]:
     """Turn the copied sentence pairs of documents A and B into spans.
 
@@ -113,12 +115,19 @@ def spans_for_documents(
         gap: See :func:`chain_pairs`.
         a_ranks: See :func:`chain_pairs`.
         b_ranks: See :func:`chain_pairs`.
+        fill: A's bags, B's bags and the threshold: when given, the sentences
+            lying between two chained pairs are paired up too (in order, when
+            their bag-Jaccard reaches the threshold), so that short lines of a
+            copied passage (headings, option names) appear among its pairs.
 
     Returns:
         One span per chain, sorted by position in A then B.
     """
+    chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
+    if fill is not None:
+        chains = [_fill_between(chain, *fill) for chain in chains]
     spans = []
-    for chain in chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks):
+    for chain in chains:
         first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
         first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
         spans.append(
@@ -137,3 +146,47 @@ def spans_for_documents(
         )
     spans.sort(key=lambda s: (s.a_start, s.b_start, s.a_end, s.b_end))
     return spans
+
+
+_FILL_WINDOW = 32
+
+
+def _fill_between(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float) -> list[SentencePair]:
+    """Pair the unpaired sentences between consecutive pairs of a chain, in order."""
+    filled = list(chain)
+    for before, after in zip(chain, chain[1:]):
+        next_b = before.b + 1
+        for i in range(before.a + 1, after.a):
+            # Look a bounded way ahead, so a long run of short lines stays linear.
+            for m in range(next_b, min(after.b, next_b + _FILL_WINDOW)):
+                score = bag_jaccard(a_bags[i], b_bags[m])
+                if score >= threshold:
+                    filled.append(SentencePair(i, m, round(score, 6)))
+                    next_b = m + 1
+                    break
+    return sorted(filled)
+
+
+def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:
+    """Merge chains whose sentence ranges overlap (or touch) in both documents.
+
+    A sentence repeated inside a copied passage ("see below", a lone "}")
+    also pairs with its other occurrences, and those stray pairs start chains
+    of their own that cross the passage's chain. They are the same passage,
+    not further copies, and must not become fragments of it. Chains that
+    overlap in one document only (a passage copied twice) stay apart.
+    """
+    merged: list[list[SentencePair]] = []
+    extents: list[list[int]] = []
+    for chain in sorted(chains, key=lambda c: (min(p.a for p in c), min(p.b for p in c))):
+        a0, a1 = min(p.a for p in chain), max(p.a for p in chain)
+        b0, b1 = min(p.b for p in chain), max(p.b for p in chain)
+        for k, (x0, x1, y0, y1) in enumerate(extents):
+            if a0 <= x1 + 1 and x0 <= a1 + 1 and b0 <= y1 + 1 and y0 <= b1 + 1:
+                merged[k] = sorted(merged[k] + chain)
+                extents[k] = [min(x0, a0), max(x1, a1), min(y0, b0), max(y1, b1)]
+                break
+        else:
+            merged.append(list(chain))
+            extents.append([a0, a1, b0, b1])
+    return merged if len(merged) == len(chains) else _merge_overlapping(merged)

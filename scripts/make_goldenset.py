@@ -592,64 +592,125 @@ def collect_gpl() -> tuple:
 # natural copies: independent labelling procedure
 # ----------------------------------------------------------------------------
 
-def natural_align(susp_text: str, src_text: str, window: int = 60):
-    """Monotone matching of normalised sentences; returns list of spans.
+NAT_SPAN_BRIDGE = 2      # unmatched sentences a natural span may bridge on either side
 
-    Each span: dict(susp=(s,e), src=(s,e), pairs=[((s,e),(s,e)), ...]).
-    """
-    ss, rs = sentences(susp_text), sentences(src_text)
 
-    def prep(text, spans):
-        out = []
-        for i, (a, b) in enumerate(spans):
-            t = text[a:b]
-            na, nb = norm_a(t), norm_b(t)
-            minlen = 6 if n_cjk(na) else 20
-            if len(na) >= minlen:
-                out.append((i, na, nb))
-        return out
+def _nat_prep(text, spans):
+    """(sentence index, norm a, norm b, anchor-eligible) for sentences whose
+    normalised form has at least 2 characters."""
+    out = []
+    for i, (a, b) in enumerate(spans):
+        t = text[a:b]
+        na = norm_a(t)
+        if len(na) < 2:
+            continue
+        nb = norm_b(t)
+        out.append((i, na, nb, len(na) >= (6 if n_cjk(na) else 20)))
+    return out
 
-    S, R = prep(susp_text, ss), prep(src_text, rs)
+
+def _greedy_match(S, R, s_idx, r_idx, window):
+    """Monotone greedy matching of S[s_idx] against R[r_idx] (index lists in order):
+    an exact match (norm a or b) within the next 4*window candidates, otherwise the
+    best fuzz.ratio >= 95 within the next window candidates.  Returns (si, k) pairs."""
+    import bisect
     exact_a: dict = {}
     exact_b: dict = {}
-    for k, (j, na, nb) in enumerate(R):
-        exact_a.setdefault(na, []).append(k)
-        exact_b.setdefault(nb, []).append(k)
-    matches = []
-    k0 = 0
-    for si, (i, na, nb) in enumerate(S):
+    for p, k in enumerate(r_idx):
+        exact_a.setdefault(R[k][1], []).append(p)
+        exact_b.setdefault(R[k][2], []).append(p)
+    out = []
+    p0 = 0
+    for si in s_idx:
+        _, na, nb, _ = S[si]
         hit = None
         for lst in (exact_a.get(na, ()), exact_b.get(nb, ())):
-            for k in lst:
-                if k0 <= k < k0 + window * 4:
-                    hit = k if hit is None else min(hit, k)
-                    break
+            j = bisect.bisect_left(lst, p0)
+            if j < len(lst) and lst[j] < p0 + window * 4:
+                hit = lst[j] if hit is None else min(hit, lst[j])
         if hit is None:
-            best, bk = 0.0, None
-            for k in range(k0, min(len(R), k0 + window)):
-                rj, ra, rb = R[k]
-                sc = max(fuzz.ratio(na, ra), fuzz.ratio(nb, rb))
+            best, bp = 0.0, None
+            for p in range(p0, min(len(r_idx), p0 + window)):
+                _, ra, rb, _ = R[r_idx[p]]
+                sc = max(fuzz.ratio(na, ra, score_cutoff=95), fuzz.ratio(nb, rb, score_cutoff=95))
                 if sc > best:
-                    best, bk = sc, k
-            if bk is not None and best >= 95:
-                hit = bk
+                    best, bp = sc, p
+            if bp is not None and best >= 95:
+                hit = bp
         if hit is not None:
-            matches.append((si, hit))
-            k0 = hit + 1
+            out.append((si, r_idx[hit]))
+            p0 = hit + 1
+    return out
+
+
+NAT_ROUNDS = 5
+
+
+def _nat_round(S, R, s_avail, window):
+    """One round: anchors among the available susp sentences, then the gap fill."""
+    anchors = _greedy_match(S, R, [x for x in s_avail if S[x][3]],
+                            [x for x in range(len(R)) if R[x][3]], window)
+    aset_s = {si for si, _ in anchors}
+    aset_r = {k for _, k in anchors}
+    matches = []
+    bounds = [(-1, -1)] + anchors + [(len(S), len(R))]
+    for (i0, k0), (i1, k1) in zip(bounds, bounds[1:]):
+        if i0 >= 0:
+            matches.append((i0, k0))
+        gi = [x for x in s_avail if i0 < x < i1 and x not in aset_s]
+        gk = [x for x in range(k0 + 1, k1) if x not in aset_r]
+        if gi and gk:
+            matches += _greedy_match(S, R, gi, gk, window)
+    return matches, aset_s
+
+
+def natural_align(susp_text: str, src_text: str, window: int = 60):
+    """Monotone matching of normalised sentences.
+
+    In each round: anchors are the sentences of >= 6 CJK / >= 20 normalised
+    characters, matched in monotone order; then every other sentence with a
+    normalised form of >= 2 characters is matched by the same rule inside the gap
+    between two consecutive anchors (or the document start/end).  Matched
+    sentences form one span while at most NAT_SPAN_BRIDGE unmatched sentences lie
+    between two matches on each side.  Later rounds align the susp sentences left
+    unmatched (a passage quoted out of order or twice) and keep only spans that
+    contain an anchor.
+
+    Returns (spans, n_anchor_eligible_susp, n_anchor_matches); each span is
+    dict(susp=(s,e), src=(s,e), pairs=[((s,e),(s,e)), ...]), sorted by susp offset.
+    """
+    ss, rs = sentences(susp_text), sentences(src_text)
+    S, R = _nat_prep(susp_text, ss), _nat_prep(src_text, rs)
+    done: set = set()
     spans = []
-    for si, k in matches:
-        pair = (ss[S[si][0]], rs[R[k][0]])
-        if spans and spans[-1]["last"] == (si - 1, k - 1):
-            sp = spans[-1]
-            sp["pairs"].append(pair)
-            sp["last"] = (si, k)
-        else:
-            spans.append({"pairs": [pair], "last": (si, k)})
-    for sp in spans:
-        sp["susp"] = (sp["pairs"][0][0][0], sp["pairs"][-1][0][1])
-        sp["src"] = (sp["pairs"][0][1][0], sp["pairs"][-1][1][1])
-        del sp["last"]
-    return spans, len(S)
+    n_anchor = 0
+    for rnd in range(NAT_ROUNDS):
+        avail = [x for x in range(len(S)) if x not in done]
+        matches, anchors = _nat_round(S, R, avail, window)
+        cur = []
+        for si, k in matches:
+            if cur and si - cur[-1]["last"][0] - 1 <= NAT_SPAN_BRIDGE \
+                    and k - cur[-1]["last"][1] - 1 <= NAT_SPAN_BRIDGE \
+                    and not any(x in done for x in range(cur[-1]["last"][0] + 1, si)):
+                sp = cur[-1]
+                sp["m"].append((si, k))
+                sp["last"] = (si, k)
+            else:
+                cur.append({"m": [(si, k)], "last": (si, k)})
+        if rnd:
+            cur = [sp for sp in cur if any(si in anchors for si, _ in sp["m"])]
+        if not cur:
+            break
+        for sp in cur:
+            n_anchor += sum(1 for si, _ in sp["m"] if si in anchors)
+            done.update(si for si, _ in sp["m"])
+            sp["pairs"] = [(ss[S[si][0]], rs[R[k][0]]) for si, k in sp["m"]]
+            sp["susp"] = (sp["pairs"][0][0][0], sp["pairs"][-1][0][1])
+            sp["src"] = (sp["pairs"][0][1][0], sp["pairs"][-1][1][1])
+            del sp["last"], sp["m"]
+        spans += cur
+    spans.sort(key=lambda sp: sp["susp"])
+    return spans, sum(1 for x in S if x[3]), n_anchor
 
 
 # ----------------------------------------------------------------------------
@@ -741,6 +802,12 @@ def _light_op(rng, s, lang, op):
     return None
 
 
+def short_key(s: str):
+    """Normalised key of any length >= 2 (overlap checks on hosts and negatives)."""
+    k = norm_a(s)
+    return k if len(k) >= 2 else None
+
+
 class Corpus:
     def __init__(self, docs):
         self.docs = docs
@@ -751,7 +818,7 @@ class Corpus:
             self.sents[d["stem"]] = sp
             keys = set()
             for a, b in sp:
-                k = check_key(d["text"][a:b])
+                k = short_key(d["text"][a:b])
                 if k:
                     keys.add(k)
             for k in keys:
@@ -761,21 +828,22 @@ class Corpus:
         return self.df.get(k, 0) >= 3
 
 
-def doc_keys(text, spans=None):
+def doc_keys(text, spans=None, keyf=None):
+    keyf = keyf or check_key
     out = []
     for a, b in (spans if spans is not None else sentences(text)):
-        k = check_key(text[a:b])
+        k = keyf(text[a:b])
         if k:
             out.append((k, a, b))
     return out
 
 
 def unlabelled_overlap(corpus, susp_text, src_text, labelled_spans) -> int:
-    """Number of susp sentences that also occur (normalised, non-boilerplate) in
-    src but do not touch a labelled span."""
-    rk = {k for k, _, _ in doc_keys(src_text) if not corpus.boiler(k)}
+    """Number of susp sentences that also occur (normalised, >= 2 characters,
+    non-boilerplate) in src but do not touch a labelled span."""
+    rk = {k for k, _, _ in doc_keys(src_text, keyf=short_key) if not corpus.boiler(k)}
     bad = 0
-    for k, a, b in doc_keys(susp_text):
+    for k, a, b in doc_keys(susp_text, keyf=short_key):
         if k in rk and not any(a < e and s < b for s, e in labelled_spans):
             bad += 1
     return bad
@@ -805,6 +873,14 @@ def pick_passage(rng, corpus, src, max_len, tries=30):
 # ----------------------------------------------------------------------------
 # building
 # ----------------------------------------------------------------------------
+
+PLANT_PLAN = [  # (lang, pool, n_src, n_host), drawn in this order
+    ("zh", "maint", 4, 7), ("zh", "install", 6, 14), ("zh", "debref", 0, 2),
+    ("zh", "handbook", 20, 40), ("zh", "man", 55, 170),
+    ("en", "install", 8, 20), ("en", "kjv", 30, 75), ("en", "debref", 8, 12),
+    ("en", "handbook", 10, 30),
+]
+
 
 def weighted(rng, items, weights):
     return rng.choices(items, weights=weights, k=1)[0]
@@ -837,7 +913,7 @@ def build(out_dir: str, samples_dir: str | None):
     susp_docs: dict = {}
     features: dict = {}      # (susp, src) -> list of feature dicts
     sent_pairs: list = []
-    stats = {"man_pages_compared": 0, "man_conversion_like": 0}
+    stats = {"man_pages_compared": 0, "man_conversion_like": 0, "hosts_dropped": 0, "hosts": 0}
     natural_kind: dict = {}
 
     def add_natural(susp, src, spans, kind):
@@ -858,8 +934,7 @@ def build(out_dir: str, samples_dir: str | None):
     man_cands = []
     for name in sorted(man):
         tw, cn = man[name]["zh_TW"], man[name]["zh_CN"]
-        spans, n_el = natural_align(tw["text"], cn["text"])
-        npairs = sum(len(s["pairs"]) for s in spans)
+        spans, n_el, npairs = natural_align(tw["text"], cn["text"])
         stats["man_pages_compared"] += 1
         if n_el and npairs / n_el >= 0.8:
             stats["man_conversion_like"] += 1
@@ -887,8 +962,8 @@ def build(out_dir: str, samples_dir: str | None):
         if n_dr >= 6 or key[0] in used_keys:
             continue
         e = dr[key]
-        spans, _ = natural_align(e["zhtw"]["text"], e["zhcn"]["text"])
-        if sum(len(s["pairs"]) for s in spans) >= 3:
+        spans, _, n_anchor = natural_align(e["zhtw"]["text"], e["zhcn"]["text"])
+        if n_anchor >= 3:
             add_natural(e["zhtw"], e["zhcn"], spans, "debian-reference zh-tw/zh-cn")
             used_keys.add(key[0])
             n_dr += 1
@@ -905,9 +980,9 @@ def build(out_dir: str, samples_dir: str | None):
                 continue
             if d["key"].split(":")[1] != f"ch{chap:02d}":
                 continue
-            spans, _ = natural_align(fd["text"], d["text"])
+            spans, _, n_anchor = natural_align(fd["text"], d["text"])
             n = sum(len(s["pairs"]) for s in spans)
-            if n >= 2 and d["key"] not in used_keys:
+            if n_anchor >= 2 and d["key"] not in used_keys:
                 hits.append((d, spans))
             elif n == 0:
                 fortune_neg_cands.append((fd, d))
@@ -926,8 +1001,8 @@ def build(out_dir: str, samples_dir: str | None):
 
     # --- (3) GPL in the installation guide vs common-licenses/GPL-2 ----------
     for sd in gpl_susp:
-        spans, _ = natural_align(sd["text"], gpl_src["text"])
-        if sum(len(s["pairs"]) for s in spans) >= 3:
+        spans, _, n_anchor = natural_align(sd["text"], gpl_src["text"])
+        if n_anchor >= 3:
             add_natural(sd, gpl_src, spans, "installation-guide/GPL-2")
     used_keys.add("install:apf.html")
     used_keys.add("gpl2")
@@ -948,12 +1023,7 @@ def build(out_dir: str, samples_dir: str | None):
                "handbook": [d for d in handbook if d["lang"] == "en"], "kjv": bible,
                "install": [d for d in install if d["lang"] == "en"]},
     }
-    plan = [  # (lang, pool, n_src, n_host)
-        ("zh", "maint", 6, 8), ("zh", "install", 10, 16), ("zh", "debref", 6, 10),
-        ("zh", "handbook", 25, 45), ("zh", "man", 55, 100),
-        ("en", "install", 6, 10), ("en", "kjv", 20, 28), ("en", "debref", 8, 12),
-        ("en", "handbook", 25, 38),
-    ]
+    plan = PLANT_PLAN
     role_src: dict = {"zh": [], "en": []}
     role_host: dict = {"zh": [], "en": []}
     for lang, pool, n_src, n_host in plan:
@@ -968,18 +1038,24 @@ def build(out_dir: str, samples_dir: str | None):
             taken.append(d)
             if len(taken) >= n_src + n_host:
                 break
+        log(f"  plan {lang}/{pool}: {len(cands)} candidates, {len(taken)} taken")
         role_src[lang] += taken[:n_src]
         role_host[lang] += taken[n_src:]
     role_src["zh"] += fortune_srcs   # also usable as planted sources
+    # the English sections of those Debian Reference sections: same work key, same role
+    fkeys = {d["key"] for d in fortune_srcs}
+    en_fsrc = [d for d in debref if d["lang"] == "en" and d["key"] in fkeys and good(d)]
+    role_src["en"] += en_fsrc
+    log(f"  {len(en_fsrc)} English Debian Reference sections of fortune-source keys added as sources")
     for lang in role_src:
         for d in role_src[lang]:
             src_docs[d["stem"]] = d
 
-    n_pass_w = [10, 27, 27, 20, 16]
+    n_pass_w = [6, 20, 26, 22, 16, 10]
     len_w = [15, 18, 17, 14, 11, 9, 8, 8]
     for lang in ("zh", "en"):
         for host in role_host[lang]:
-            k = weighted(rng, [0, 1, 2, 3, 4], n_pass_w)
+            k = weighted(rng, list(range(len(n_pass_w))), n_pass_w)
             htext = host["text"]
             hsents = corpus.sents[host["stem"]]
             inserts = []           # (pos, mode, passage dict)
@@ -1084,7 +1160,9 @@ def build(out_dir: str, samples_dir: str | None):
                 lab = [f["this"] for f in feats]
                 if unlabelled_overlap(corpus, stext_final, src_docs[sst]["text"], lab):
                     bad_src.add(sst)
+            stats["hosts"] += 1
             if bad_src:
+                stats["hosts_dropped"] += 1
                 log(f"  host {host['stem']}: unplanned overlap with {sorted(bad_src)}; kept without those")
                 # rebuild without the offending passages (simple: drop this host's inserts from them)
                 # easiest robust approach: skip the host's planted copies entirely
@@ -1145,14 +1223,19 @@ def build(out_dir: str, samples_dir: str | None):
 
     # --- write -------------------------------------------------------------
     write_set(out_dir, susp_docs, src_docs, features, negatives, sent_pairs)
-    info = dict(vers=vers, stats=stats, natural_kind=natural_kind, negatives=negatives,
+    pass_per_host: dict = {}
+    for lang in ("zh", "en"):
+        for h in role_host[lang]:
+            n = sum(len(f) for (s_, r_), f in features.items() if s_ == h["stem"])
+            pass_per_host[n] = pass_per_host.get(n, 0) + 1
+    info = dict(pass_per_host=pass_per_host, vers=vers, stats=stats, natural_kind=natural_kind, negatives=negatives,
                 n_man_nat=len(man_nat), n_dr=n_dr, fortune_pairs=fortune_pairs,
                 n_fortune_docs=len(fortunes))
     make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, natural_kind)
-    write_readme(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, info)
     copy_licences(os.path.join(out_dir, "LICENSES"), vers)
+    write_readme(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, info)
     if samples_dir:
-        make_samples(samples_dir, man, debref, fortunes, gpl_src, gpl_susp, vers)
+        make_samples(samples_dir, man, debref, fortunes, gpl_src, gpl_susp, vers, corpus)
     log("done")
 
 
@@ -1270,47 +1353,57 @@ def make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, na
 # README, licences, samples
 # ----------------------------------------------------------------------------
 
-REVIEW_RECORD = """Done by eye on the build of these files: 20 natural sentence pairs drawn at random
-(`random.Random(7)` over `sentence_pairs.jsonl`): 8 from man zh_TW/zh_CN, 4 from Debian
-Reference zh-tw/zh-cn, 6 from fortunes-zh/Debian Reference, 2 from GPL-2.  For each pair the
-two slices were printed side by side and checked to be the same sentence (for the Chinese
-pairs: the zh_TW text reads as the Traditional/Taiwan-wording form of the zh_CN text, e.g.
-缺省→預設, 内存→記憶體, 字节→位元組, 文件服务器→檔案伺服器), and that the offsets start and
-end on the sentence.  Result: 20 of 20 right.  Two of the 20 are short non-prose lines that
-are nevertheless real copies (a man page section line `HS Hesiod等級`, a kernel parameter
-`aic7xxx=extended,no_reset`); one fortune pair is a heading quoted with a `* ` list marker
-that the Debian Reference text lacks (the label span excludes nothing of the sentence, the
-marker is inside the susp span).  Recall was checked in bulk instead of by eye: see the
-man-page conversion figure in *Counts*."""
+REVIEW_RECORD = """Earlier build (anchors only, ≥ 6 CJK / ≥ 20 characters): 20 natural sentence pairs drawn
+with `random.Random(7)` over `sentence_pairs.jsonl` (8 man zh_TW/zh_CN, 4 Debian Reference
+zh-tw/zh-cn, 6 fortunes-zh/Debian Reference, 2 GPL-2) were printed side by side and checked
+by eye to be the same sentence (zh_TW as the Traditional/Taiwan-wording form of zh_CN, e.g.
+缺省→預設, 内存→記憶體, 字节→位元組) with offsets on the sentence: 20 of 20 right.
+
+This build (short lines and boilerplate now labelled inside natural pairs): 20 natural
+sentence pairs of the new kinds — normalised form shorter than the anchor size, or found in
+≥ 3 documents of the set — drawn with `random.Random(7)` from the 3230 such pairs, printed side
+by side and checked by eye: 12 man zh_TW/zh_CN (e.g. `本頁面中文版由中文 man 手冊頁計劃提供。` /
+`本页面中文版由中文 man 手册页计划提供。`, `SYNOPSIS 總覽` / `SYNOPSIS 总览`, `描述 DESCRIPTION`,
+`作者`, `PGPORT`, `-n nameserver`, `r  refer(1)`, mdoc lines such as `addr)),`), 7
+fortunes-zh/Debian Reference (e.g. `group1:x:20:user1,user2`, `$ mc -e filename_to_edit`,
+`尝试下列例子`, headings such as `* 文件的名字`), 1 Debian Reference zh-tw/zh-cn (the heading
+number line `11.4.1.`).  Result: 20 of 20 are the same line in the same place of the two
+documents, and each span starts and ends on the sentence.  As before, fortune lines keep the
+fortune's own `* ` / `+ ` list marker inside the susp span.  Recall was checked in bulk: over
+the natural pairs, every susp sentence (≥ 2 normalised characters) whose normalised form
+occurs anywhere in the source is labelled except 10 (all in fortunes-zh: a line quoted 13
+times, `尝试下列例子`, keeps the copies that fall between anchors, plus `SSH 基础` and `8.1.1.`
+placed away from any matched passage)."""
 
 
 def source_table(vers):
     rows = [
-        ("manpages-zh", "/usr/share/man/zh_CN/man*/*.gz, /usr/share/man/zh_TW/man*/*.gz",
+        ("manpages-zh", "`/usr/share/man/zh_CN/man*/*.gz, /usr/share/man/zh_TW/man*/*.gz`",
          f"rendered with `{MAN_RENDER}`, running header/footer line dropped, indentation stripped",
-         "GFDL-1.2+ (see LICENSES/manpages-zh.copyright)"),
-        ("debian-reference-zh-cn", "/usr/share/debian-reference/*.zh-cn.html", "HTML→text (html.parser), split per section",
-         "GPL-2+ (LICENSES/)"),
-        ("debian-reference-zh-tw", "/usr/share/debian-reference/*.zh-tw.html", "same", "GPL-2+"),
-        ("debian-reference-en", "/usr/share/debian-reference/*.en.html", "same", "GPL-2+"),
-        ("debian-handbook", "/usr/share/doc/debian-handbook/html/{zh-CN,en-US}/*.html", "HTML→text, one doc per page",
-         "GPL-2+ or CC-BY-SA-3.0 (LICENSES/)"),
-        ("maint-guide-zh-cn", "/usr/share/doc/maint-guide-zh-cn/html/*.html", "HTML→text, split per section",
-         "MIT-style (LICENSES/)"),
-        ("maint-guide-zh-tw", "/usr/share/doc/maint-guide-zh-tw/html/*.html", "same", "MIT-style"),
-        ("installation-guide-amd64", "/usr/share/doc/installation-guide-amd64/{en,zh_CN}/*.html",
+         "GFDL-1.2+ (`Files: *`; LICENSES/manpages-zh.copyright)"),
+        ("debian-reference-zh-cn", "`/usr/share/debian-reference/*.zh-cn.html`", "HTML→text (html.parser), split per section",
+         "GPL-2+ with verbatim/modified-copy permission notice (LICENSES/)"),
+        ("debian-reference-zh-tw", "`/usr/share/debian-reference/*.zh-tw.html`", "same", "GPL-2+"),
+        ("debian-reference-en", "`/usr/share/debian-reference/*.en.html`", "same", "GPL-2+"),
+        ("debian-handbook", "`/usr/share/doc/debian-handbook/html/{zh-CN,en-US}/*.html`", "HTML→text, one doc per page",
+         "GPL-2.0+ or CC-BY-SA-3.0 (LICENSES/)"),
+        ("maint-guide-zh-cn", "`/usr/share/doc/maint-guide-zh-cn/html/*.html`", "HTML→text, split per section",
+         "MIT/Expat-style permission notice (LICENSES/)"),
+        ("maint-guide-zh-tw", "`/usr/share/doc/maint-guide-zh-tw/html/*.html`", "same", "MIT-style"),
+        ("installation-guide-amd64", "`/usr/share/doc/installation-guide-amd64/{en,zh_CN}/*.html`",
          "HTML→text, one doc per page", "GPL-2 (LICENSES/)"),
-        ("fortunes-zh", "/usr/share/games/fortunes/chinese",
+        ("fortunes-zh", "`/usr/share/games/fortunes/chinese`",
          "only the fortunes quoting “Debian 参考手册”; ANSI colour escapes and attribution lines removed, "
-         "hard-wrapped lines joined; one doc per Debian Reference chapter", "GPL-2+ / see LICENSES/"),
-        ("bible-kjv-text", "/usr/lib/bible.data (read with `bible -f` from bible-kjv)",
-         "one verse per line, 3 chapters per doc", "public domain text; packaging GPL (LICENSES/)"),
-        ("base-files", "/usr/share/common-licenses/GPL-2", "hard-wrapped lines joined",
-         "verbatim copying of the licence text is permitted by the text itself"),
+         "hard-wrapped lines joined; one doc per Debian Reference chapter", "GPL-3.0+ (LICENSES/)"),
+        ("bible-kjv-text", "`/usr/lib/bible.data` (read with `bible -f` from bible-kjv)",
+         "one verse per line, 3 chapters per doc", "GPL-2+ per the package copyright file (LICENSES/)"),
+        ("base-files", "`/usr/share/common-licenses/GPL-2`", "hard-wrapped lines joined",
+         "the GPL-2 text itself permits verbatim copies; base-files copyright in LICENSES/"),
     ]
     out = ["| package | version | files used | conversion | licence |", "|---|---|---|---|---|"]
     for p, f, c, lic in rows:
-        out.append(f"| {p} | {vers.get(p, '?')} | `{f}` | {c} | {lic} |")
+        c = c.replace("|", "\\|")
+        out.append(f"| {p} | {vers.get(p, '?')} | {f} | {c} | {lic} |")
     out.append(f"\nTools used for conversion: groff-base {vers['groff-base']}, "
                f"bsdextrautils {vers['bsdextrautils']} (`col`), bible-kjv {vers['bible-kjv']} (`bible`); "
                "Python opencc (`s2t`, `t2s`, `s2twp`) and rapidfuzz.")
@@ -1345,8 +1438,12 @@ def write_readme(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, 
     n_hard = sum(1 for v in negatives.values() if v == "hard")
     n_zero = sum(1 for s in used_s if not any(p[0] == s for p in features))
     total_bytes = 0
-    for root, _, files in os.walk(out_dir):
+    for root, dirs, files in os.walk(out_dir):
+        if root == out_dir:
+            dirs[:] = [d for d in dirs if d != "results"]
         for fn in files:
+            if root == out_dir and fn == "README.md":
+                continue
             total_bytes += os.path.getsize(os.path.join(root, fn))
     edits = ["verbatim", "light", "script", "natural"]
     t = []
@@ -1393,8 +1490,11 @@ Reference section in any language, a handbook page in any language, ...); each k
 in one role only, so a host never contains an unplanned translation-copy of a source.
 Sources and hosts are drawn per package and language (Chinese: man pages, Debian Reference
 zh-cn/zh-tw, Debian handbook zh-CN, maint-guide zh-cn/zh-tw, installation guide zh_CN;
-English: Debian Reference en, handbook en-US, KJV, installation guide en), 1.5–60 kB each.
-Each host gets 0–4 passages (weights 10/27/27/20/16 %), each passage 1–8 consecutive
+English: Debian Reference en, handbook en-US, KJV, installation guide en), 1.5–60 kB each;
+the English Debian Reference sections whose work key is already a source (the sections
+quoted by fortunes-zh) are English sources too.  Hosts: {HOSTS_PLANNED} planned
+(fewer where a pool runs out, see *Counts*).
+Each host gets 0–5 passages (weights 6/20/26/22/16/10 %), each passage 1–8 consecutive
 sentences (weights 15/18/17/14/11/9/8/8 %) of one source, every sentence eligible (≥ 6 CJK
 characters, or ≥ 30 characters / 5 words of prose starting with a capital) and not
 boilerplate (a normalised sentence found in ≥ 3 documents of the whole collection).  For a
@@ -1410,23 +1510,37 @@ Edit level per passage: Chinese verbatim 45 % / light 30 % / script 25 %, Englis
   (Traditional source), and must change.
 A passage is inserted either as its own paragraph (at a blank line) or right after a
 sentence end inside a line of the host (English: with a space).  Offsets are computed while
-the suspicious text is assembled.  A host whose result shares a non-boilerplate sentence with
-one of its sources outside the labelled spans keeps no planted copies (this did not happen in
-the current build).  Truth has one feature per passage; `sentence_pairs.jsonl` one line per
+the suspicious text is assembled.  A host whose result shares a non-boilerplate sentence of
+any length (normalised form (a) below, ≥ 2 characters) with one of its sources outside the
+labelled spans keeps no planted copies (see *Counts* for how often).  Boilerplate, here and
+below, is a normalised sentence (≥ 2 characters) found in ≥ 3 documents of the whole
+collection; boilerplate shared by a host and its source is not labelled (a detector should
+not report it).  Truth has one feature per passage; `sentence_pairs.jsonl` one line per
 copied sentence.
 
 **Natural copies** (`obfuscation="natural"`), labelled by an independent procedure: both
 texts are split with the rule above; every sentence is normalised two ways — (a) NFKC, opencc
 `t2s`, lower-case, drop whitespace/punctuation/symbols; (b) the same after an extra opencc
-`s2twp` pass, so that Taiwan phrase substitutions (文件→檔案, 软件→軟體) normalise alike —
-and sentences of at least 6 (CJK) or 20 characters are matched in monotone order: an exact
-match (a or b) within the next 240 eligible source sentences, otherwise the best
-`rapidfuzz.fuzz.ratio ≥ 95` within the next 60.  Consecutive matched sentences (consecutive
-in both documents) form one span/feature.
+`s2twp` pass, so that Taiwan phrase substitutions (文件→檔案, 软件→軟體) normalise alike.
+Sentences whose normalised form (a) has fewer than 2 characters (lone punctuation, one-letter
+lines) are left out; every other sentence takes part, with no boilerplate exclusion inside a
+natural pair (a licence header or a manpages-zh colophon line is copied there like any other
+line).  Matching is monotone and done in two passes: (1) *anchors* — sentences of at least 6
+CJK or 20 normalised characters — are matched in order: an exact match (a or b) within the
+next 240 anchor-sized source sentences, otherwise the best `rapidfuzz.fuzz.ratio ≥ 95` within
+the next 60; (2) every remaining sentence (short lines, headings, command lines) is matched by
+the same rule, but only inside the gap between the two anchors around it (or the document
+start/end), so a short line can only pair with a line in the corresponding place.  The
+alignment is then repeated (up to 5 rounds) on the susp sentences still unmatched, keeping
+from these later rounds only spans that contain an anchor; this labels passages quoted out of
+order or twice (fortunes-zh).  Matched sentences form one span/feature while both sides
+continue in order with at most 2 unmatched sentences between two matches on either side; a
+span runs from its first to its last matched sentence, and the unmatched sentences it bridges
+are not sentence-pair labels.
 1. zh_TW vs zh_CN man pages of the same command (zh_TW is the susp document).
 2. Debian Reference zh-tw vs zh-cn sections (same section).
 3. fortunes-zh quotations of *Debian 参考手册 (版本 2.73)* vs debian-reference-zh-cn 2.100
-   sections of the same chapter (a pair is kept when ≥ 2 sentences match).
+   sections of the same chapter (a pair is kept when ≥ 2 anchors match).
 4. The GPL appendix (appendix F) of the English installation guide vs
    `/usr/share/common-licenses/GPL-2` (the zh_CN guide's appendix F is a Chinese
    translation of the GPL, not a copy, and matched nothing; it is not used).
@@ -1435,17 +1549,17 @@ in both documents) form one span/feature.
 language from the same package or group — e.g. another man page of the same section, sharing
 `名称 / 概述 / 描述 / 参见` headers, licence and bug-report lines, Debian names) and, for
 half of the documents with copies and all documents without, a random negative of the same
-language; fortune chapters also get the same-chapter Debian Reference sections they do not
-quote.  A candidate negative is rejected if any non-boilerplate normalised sentence
-(≥ 10 normalised characters with ≥ 6 CJK, or ≥ 25 for non-CJK) occurs in both documents.
-Boilerplate sentences (in ≥ 3 documents of the collection) may be shared and are not labelled
-in any pair.
+language; fortune chapters also get the same-chapter Debian Reference sections in which the
+natural procedure matches nothing.  A candidate negative is rejected if any non-boilerplate
+normalised sentence of ≥ 2 characters occurs in both documents.  Boilerplate sentences may be
+shared by a negative pair and are not labelled.
 
 **Verification** (run at the end of every build): every sentence pair maps back —
 verbatim: exact equality of the two slices; script: susp = opencc(src); light: different and
 `fuzz.ratio ≥ 60`; natural: normalised ratio ≥ 95; every feature lies inside its
 documents, and verbatim features are equal slice for slice.
-""")
+""".replace("{HOSTS_PLANNED}", "%d Chinese, %d English" % tuple(
+        sum(n for lg, _, _, n in PLANT_PLAN if lg == x) for x in ("zh", "en"))))
     t.append("## Counts\n")
     t.append(f"* documents: {len(used_s) + len(used_r)} ({len(used_s)} suspicious, {len(used_r)} source); "
              f"Chinese: {lang_count.get(('susp', 'zh'), 0)} susp + {lang_count.get(('src', 'zh'), 0)} src, "
@@ -1467,10 +1581,14 @@ documents, and verbatim features are equal slice for slice.
     t.append(f"\n* man pages in both zh_CN and zh_TW (real files, rendered): {st['man_pages_compared']}; "
              f"of these {st['man_conversion_like']} have ≥ 80 % of their eligible zh_TW sentences matched "
              "to zh_CN by the procedure — zh_TW pages are opencc-style (s2twp) conversions of the zh_CN "
-             "translations, so the two are real copies; 60 of them are in the set.")
+             f"translations, so the two are real copies; {info['n_man_nat']} of them are in the set.")
     t.append(f"* fortunes-zh: {info['n_fortune_docs']} chapter documents of Debian Reference quotations, "
              f"{info['fortune_pairs']} positive pairs with debian-reference-zh-cn sections.")
-    t.append(f"* size on disk: {total_bytes / 1e6:.1f} MB (before this README)\n")
+    t.append(f"* planted: {st['hosts']} host documents drawn, {st['hosts_dropped']} of them dropped their "
+             "planted copies by the unplanned-overlap rule; passages per host: "
+             + ", ".join(f"{k}: {v}" for k, v in sorted(info['pass_per_host'].items())))
+    t.append(f"* size: {total_bytes / 1e6:.1f} MB of files (everything but this README and "
+             "results/; slice/ included)\n")
     t.append("## Review of natural labels\n\n" + REVIEW_RECORD + "\n")
     write_file(os.path.join(out_dir, "README.md"), "\n".join(t))
 
@@ -1487,7 +1605,7 @@ def copy_licences(d, vers):
 SAMPLE_MAN = ["ls.1", "cp.1", "chmod.1", "mkdir.1", "rm.1", "mv.1"]
 
 
-def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers):
+def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers, corpus):
     if os.path.isdir(d):
         for fn in os.listdir(d):
             p = os.path.join(d, fn)
@@ -1499,7 +1617,7 @@ def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers):
     names = [n for n in SAMPLE_MAN if n in man][:3]
     for n in names:
         tw, cn = man[n]["zh_TW"], man[n]["zh_CN"]
-        spans, _ = natural_align(tw["text"], cn["text"])
+        spans, _, _ = natural_align(tw["text"], cn["text"])
         files += [(f"man_{n}.zh_CN.txt", cn), (f"man_{n}.zh_TW.txt", tw)]
         expect.append((f"man_{n}.zh_TW.txt", f"man_{n}.zh_CN.txt", spans,
                        f"zh_TW `{n}` man page is a Traditional-script conversion of the zh_CN one"))
@@ -1512,7 +1630,7 @@ def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers):
                 continue
             if len(dd["text"]) > 40000 or len(fd["text"]) > 40000:
                 continue
-            spans, _ = natural_align(fd["text"], dd["text"])
+            spans, _, _ = natural_align(fd["text"], dd["text"])
             n = sum(len(s["pairs"]) for s in spans)
             if best is None or n > best[0]:
                 best = (n, fd, dd, spans)
@@ -1522,7 +1640,7 @@ def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers):
         expect.append((f"fortunes-zh.{fd['stem']}.txt", f"debian-reference.{dd['stem']}.txt", spans,
                        "fortunes-zh quotes Debian Reference 2.73; the excerpt is the 2.100 section"))
     en = gpl_susp[0]
-    spans, _ = natural_align(en["text"], gpl_src["text"])
+    spans, _, _ = natural_align(en["text"], gpl_src["text"])
     files += [("GPL-2.txt", gpl_src), ("installation-guide.appendix-F.en.txt", en)]
     expect.append(("installation-guide.appendix-F.en.txt", "GPL-2.txt", spans,
                    "the installation guide's appendix F reproduces the GNU GPL version 2"))
@@ -1537,11 +1655,29 @@ def make_samples(d, man, debref, fortunes, gpl_src, gpl_susp, vers):
         lines.append(f"| `{name}` | {doc['pkg']} {vers.get(doc['pkg'], '')}: `{doc['path']}` ({doc['how']}) |")
     lines.append("\n## Copies you should see\n")
     lines.append("Counted with the gold set's own labelling procedure (see `goldenset/README.md`, "
-                 "*natural copies*).  No other pair of files shares real sentences; the man pages share "
-                 "section headings such as 名称/概述/描述 and licence/bug-report lines.\n")
+                 "*natural copies*).\n")
     for a, b, spans, why in expect:
         n = sum(len(s["pairs"]) for s in spans)
-        lines.append(f"* `{a}` ← `{b}`: {n} copied sentences in {len(spans)} spans — {why}.")
+        lines.append(f"* `{a}` ← `{b}`: {n} copied sentences in {len(spans)} span(s) — {why}.")
+    exp = {(a, b) for a, b, _, _ in expect} | {(b, a) for a, b, _, _ in expect}
+    other = []
+    keys = {name: {k for k, _, _ in doc_keys(doc["text"], keyf=short_key)} for name, doc in files}
+    for i, (na, _) in enumerate(files):
+        for nb, _ in files[i + 1:]:
+            if (na, nb) in exp:
+                continue
+            shared = sorted(keys[na] & keys[nb])
+            if shared:
+                nb_ = sum(1 for k in shared if corpus.boiler(k))
+                other.append(f"* `{na}` / `{nb}`: {len(shared)} shared normalised sentence(s), "
+                             f"{nb_} of them boilerplate (in ≥ 3 documents of the collection: headings "
+                             "such as 名称/概述/描述, coreutils licence/help/bug-report lines, the "
+                             "manpages-zh colophon)"
+                             + ("" if nb_ == len(shared) else ": the others are "
+                                + ", ".join(f"`{k}`" for k in shared if not corpus.boiler(k))))
+    lines.append("\nOther pairs of files that share sentences (by the same normalised-sentence check "
+                 "used for the gold set's negatives, any sentence of ≥ 2 normalised characters):\n")
+    lines += other or ["* none"]
     lines.append("\nThe English pair is copied almost verbatim; the Chinese man page pairs differ by script "
                  "(Simplified vs Traditional) and Taiwan wording (文件→檔案, 默认→預設); the fortunes differ "
                  "from the current Debian Reference by small edits between versions 2.73 and 2.100 and by "

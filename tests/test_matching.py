@@ -36,3 +36,23 @@ def test_span_offsets_cover_first_to_last_sentence():
     assert (span.b_start, span.b_end) == (b[4].start, b[5].end)
     assert span.a_sentences == (2, 3) and span.b_sentences == (4, 5)
     assert abs(span.score - 0.7) < 1e-12
+
+
+def test_a_repeated_sentence_inside_a_passage_is_not_a_fragment():
+    # Sentences 3 and 8 of both documents are the same ("see below"): the
+    # cross pairs (3, 8) and (8, 3) lie inside the passage and are folded in.
+    pairs = [P(i, i) for i in range(10)] + [P(3, 8), P(8, 3)]
+    [span] = spans_for_documents("A", "B", sentences(10), sentences(10), pairs)
+    assert span.a_sentences == (0, 9) and len(span.pairs) == 12
+
+
+def test_crossing_stray_pairs_merge_into_the_passage():
+    pairs = [P(i, i) for i in range(6)] + [P(6, 2), P(7, 7), P(8, 8)]
+    [span] = spans_for_documents("A", "B", sentences(10), sentences(10), pairs)
+    assert span.a_sentences == (0, 8) and span.b_sentences == (0, 8)
+
+
+def test_a_passage_copied_twice_gives_two_spans():
+    pairs = [P(0, 0), P(1, 1), P(0, 5), P(1, 6)]
+    spans = spans_for_documents("A", "B", sentences(10), sentences(10), pairs)
+    assert [s.b_sentences for s in spans] == [(0, 1), (5, 6)]
