@@ -125,7 +125,7 @@ def spans_for_documents(
     """
     chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
     if fill is not None:
-        chains = [_fill_between(chain, *fill) for chain in chains]
+        chains = _merge_overlapping([_fill_between(chain, *fill) for chain in chains])
     spans = []
     for chain in chains:
         first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
@@ -152,7 +152,15 @@ _FILL_WINDOW = 32
 
 
 def _fill_between(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float) -> list[SentencePair]:
-    """Pair the unpaired sentences between consecutive pairs of a chain, in order."""
+    """Pair the unpaired sentences between consecutive pairs of a chain, in order,
+    and the sentences just before and after the chain.
+
+    Next to copied sentences, a sentence sharing half the features a copy
+    needs is an edited copy, not a chance resemblance: inside a chain and at
+    its two ends the threshold is halved.
+    """
+    threshold = threshold / 2
+    chain = _extend_ends(chain, a_bags, b_bags, threshold)
     filled = list(chain)
     for before, after in zip(chain, chain[1:]):
         next_b = before.b + 1
@@ -165,6 +173,24 @@ def _fill_between(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequ
                     next_b = m + 1
                     break
     return sorted(filled)
+
+
+def _extend_ends(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float) -> list[SentencePair]:
+    first, last = chain[0], chain[-1]
+    extended = list(chain)
+    while first.a > 0 and first.b > 0:
+        score = bag_jaccard(a_bags[first.a - 1], b_bags[first.b - 1])
+        if score < threshold:
+            break
+        first = SentencePair(first.a - 1, first.b - 1, round(score, 6))
+        extended.insert(0, first)
+    while last.a + 1 < len(a_bags) and last.b + 1 < len(b_bags):
+        score = bag_jaccard(a_bags[last.a + 1], b_bags[last.b + 1])
+        if score < threshold:
+            break
+        last = SentencePair(last.a + 1, last.b + 1, round(score, 6))
+        extended.append(last)
+    return extended
 
 
 def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:

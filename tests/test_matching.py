@@ -56,3 +56,16 @@ def test_a_passage_copied_twice_gives_two_spans():
     pairs = [P(0, 0), P(1, 1), P(0, 5), P(1, 6)]
     spans = spans_for_documents("A", "B", sentences(10), sentences(10), pairs)
     assert [s.b_sentences for s in spans] == [(0, 1), (5, 6)]
+
+
+def test_edited_neighbours_and_inner_sentences_join_at_half_the_threshold():
+    from collections import Counter
+
+    a_bags = [Counter({i: 1, 100 + i: 1}) for i in range(6)]
+    b_bags = [Counter(bag) for bag in a_bags]
+    b_bags[0] = Counter({0: 1, 999: 1})  # Jaccard 1/3: an edited first sentence
+    b_bags[3] = Counter({3: 1, 998: 1})  # the same, inside the passage
+    b_bags[5] = Counter({998: 1})  # unrelated last sentence
+    pairs = [P(1, 1), P(2, 2), P(4, 4)]
+    [span] = spans_for_documents("A", "B", sentences(6), sentences(6), pairs, fill=(a_bags, b_bags, 0.6))
+    assert [(p.a, p.b) for p in span.pairs] == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
