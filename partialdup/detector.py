@@ -55,7 +55,7 @@ class DetectorConfig:
     chain: int = 2
     spacing: int = 1
     threshold: float = 0.6
-    gap: int = 2
+    gap: int = 3
     max_postings: int = 2000
     max_sentence_chars: int = 1000
     min_tokens: int = 3
@@ -109,7 +109,7 @@ class Detector:
         extractor: FeatureExtractor,
         *,
         threshold: float = 0.6,
-        gap: int = 2,
+        gap: int = 3,
         max_postings: int = 2000,
         min_tokens: int = 3,
         boilerplate: int = 3,

@@ -33,7 +33,7 @@ class _Chain:
 def chain_pairs(
     pairs: Sequence[SentencePair],
     *,
-    gap: int = 2,
+    gap: int = 3,
     a_ranks: Sequence[int] | None = None,
     b_ranks: Sequence[int] | None = None,
 ) -> list[list[SentencePair]]:
@@ -99,7 +99,7 @@ def spans_for_documents(
     b_sentences: Sequence[Sentence],
     pairs: Sequence[SentencePair],
     *,
-    gap: int = 2,
+    gap: int = 3,
     a_ranks: Sequence[int] | None = None,
     b_ranks: Sequence[int] | None = None,
     fill: tuple[Sequence[Bag], Sequence[Bag], float] | None = None,
