@@ -29,8 +29,10 @@ __all__ = ["Tokenizer", "normalise_char"]
 # CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H.
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 # A Han run, or a word of letters/digits (with inner apostrophes, hyphens, dots,
-# so "don't", "e-mail" and "3.14" stay one token) that contains no Han.
-_TOKEN_PATTERN = rf"[{_HAN}]+|[^\W_{_HAN}]+(?:['’\-.][^\W_{_HAN}]+)*"
+# so "don't", "e-mail" and "3.14" stay one token) that contains no Han. A Han
+# run goes on across one line break: hard-wrapped Chinese breaks lines inside
+# words (开始菜\n单), and a copy wrapped elsewhere must give the same words.
+_TOKEN_PATTERN = rf"[{_HAN}]+(?:[^\S\n]*\n[^\S\n]*[{_HAN}]+)*|[^\W_{_HAN}]+(?:['’\-.][^\W_{_HAN}]+)*"
 
 
 def _converter(config: str):  # type: ignore[no-untyped-def]
@@ -122,10 +124,16 @@ class Tokenizer:
     def _add_chinese(
         self, run: str, lo: int, origin: Sequence[int] | None, base: int, out: list[Token]
     ) -> None:
-        position = lo
-        for word in self._jieba.cut(run, HMM=True):
-            out.append(_token(self._common_word(word), position, position + len(word), origin, base))
-            position += len(word)
+        # Line breaks (and the spaces around them) inside the run are left out
+        # of what jieba sees; `where` maps each kept character back.
+        where = [i for i, char in enumerate(run) if not char.isspace()] if not run.isalpha() else None
+        compact = "".join(run[i] for i in where) if where is not None else run
+        position = 0
+        for word in self._jieba.cut(compact, HMM=True):
+            end = position + len(word)
+            first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
+            out.append(_token(self._common_word(word), lo + first, lo + last + 1, origin, base))
+            position = end
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters
