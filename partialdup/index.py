@@ -1,12 +1,14 @@
 """Inverted feature index: candidate sentence pairs and their bag-Jaccard.
 
-Only sentences that share a feature are ever compared. The index is built in
-full first, then queried, so the set of over-frequent features does not depend
-on the order documents arrive in.
+Only sentences that share a feature are ever compared, and prefix filtering
+reads only the posting lists of a query's rarest features. The index is built
+in full first, then queried, so the set of over-frequent features does not
+depend on the order documents arrive in.
 """
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
@@ -111,30 +113,54 @@ class FeatureIndex:
         if size == 0:
             return
         low, high = size * threshold, size / threshold  # length bound on the other bag
-        shared: dict[int, int] = {}
-        skipped = 0
+        probe, skipped = self._probe(bag, size, threshold, below_key)
         sentences = self.sentences
-        for feature, count in bag.items():
-            keys = self._postings.get(feature)
-            if not keys:
-                continue
+        candidates: set[int] = set()
+        for feature in probe:
+            keys = self._postings[feature]
             end = len(keys) if below_key is None else bisect_left(keys, below_key)
-            if len(keys) > self.max_postings:
-                skipped += end
-                continue
             for position in range(end):
                 key = keys[position]
                 other = sentences[key]
-                if other.doc == doc or not low <= other.size <= high:
-                    continue
-                shared[key] = shared.get(key, 0) + min(count, other.bag[feature])
+                if other.doc != doc and low <= other.size <= high:
+                    candidates.add(key)
         if stats is not None:
-            stats.candidate_pairs += len(shared)
+            stats.candidate_pairs += len(candidates)
             stats.skipped_postings += skipped
-        for key in sorted(shared):
+        for key in sorted(candidates):
             other = sentences[key]
-            # Skipped frequent features still count: rescore on the full bags.
-            common = shared[key] if not skipped else shared_count(bag, other.bag)
+            common = shared_count(bag, other.bag)
             score = common / (size + other.size - common)
             if score >= threshold:
                 yield Match(key, score)
+
+    def _probe(self, bag: Bag, size: int, threshold: float, below_key: int | None) -> tuple[list[int], int]:
+        """The features worth looking up, and the postings skipped as too frequent.
+
+        Prefix filtering: a match shares at least ceil(tau * |bag|) features
+        (counting multiplicities) with the query, so it must hold one of the
+        query's ``|bag| - ceil(tau * |bag|) + 1`` rarest features; the
+        frequent ones, whose posting lists are long, need not be read. When a
+        feature of that prefix is over ``max_postings`` (and so cannot be
+        read), every other indexed feature is looked up instead.
+        """
+        postings = self._postings
+        rarest_first = sorted(bag.items(), key=lambda item: (len(postings.get(item[0], ())), item[0]))
+        budget = size - math.ceil(threshold * size - 1e-9) + 1
+        prefix = []
+        for feature, count in rarest_first:
+            if budget <= 0:
+                break
+            prefix.append(feature)
+            budget -= count
+        indexed = prefix if all(len(postings.get(f, ())) <= self.max_postings for f in prefix) else list(bag)
+        probe, skipped = [], 0
+        for feature in indexed:
+            keys = postings.get(feature)
+            if not keys:
+                continue
+            if len(keys) > self.max_postings:
+                skipped += len(keys) if below_key is None else bisect_left(keys, below_key)
+            else:
+                probe.append(feature)
+        return probe, skipped

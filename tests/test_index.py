@@ -35,8 +35,21 @@ def test_frequent_feature_is_bounded_and_reported():
     bags = [{0: 1, 100 + i: 1} for i in range(50)] + [{0: 1, 7: 1}, {0: 1, 7: 1}]
     index = _index(*bags, max_postings=10)
     stats = QueryStats()
-    found = list(index.query(Counter({0: 1, 7: 1}), 0.6, stats=stats))
+    # At tau 0.3 a match needs one shared feature, so both features must be
+    # read; feature 0 is over the bound: it is skipped and reported, and the
+    # sentences sharing only it (Jaccard 1/3) are not found.
+    found = list(index.query(Counter({0: 1, 7: 1}), 0.3, stats=stats))
     assert [m.key for m in found] == [50, 51]
-    assert all(m.score == 1.0 for m in found)  # rescored on full bags, frequent feature included
+    assert all(m.score == 1.0 for m in found)  # scored on full bags, frequent feature included
     assert stats.skipped_postings == 52
     assert index.frequent_features() == 1
+
+
+def test_prefix_filtering_reads_only_the_rarest_features():
+    # Feature 0 is in every sentence; at tau 0.6 a match must share both
+    # features, so only the rarer one (7) is read and nothing is skipped.
+    bags = [{0: 1, 100 + i: 1} for i in range(50)] + [{0: 1, 7: 1}]
+    index = _index(*bags, max_postings=10)
+    stats = QueryStats()
+    assert [m.key for m in index.query(Counter({0: 1, 7: 1}), 0.6, stats=stats)] == [50]
+    assert stats.candidate_pairs == 1 and stats.skipped_postings == 0
