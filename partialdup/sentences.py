@@ -132,8 +132,9 @@ _TERMINATOR = re.compile(
 
 # --- stage 3: English --------------------------------------------------------
 
-#: A Latin sentence end Punkt may accept: [.!?] before whitespace, a closer or the end.
-_LATIN_END = re.compile(rf"[.!?][{_CLOSERS}]*(?:\s|\Z)")
+#: A Latin sentence end Punkt may accept: [.!?] (and closers) before whitespace,
+#: the end, or CJK ("It works.然后" is two sentences: English pasted into Chinese).
+_LATIN_END = re.compile(rf"[.!?][{_CLOSERS}]*(?:\s|\Z|(?=[{_CJK}]))")
 _NON_CJK_RUN = re.compile(f"[^{_CJK}]+")
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _ALNUM = re.compile(r"[^\W_]")

@@ -268,3 +268,13 @@ def _cached_splitter(max_chars: int) -> SentenceSplitter:
     if max_chars not in _SPLITTERS:
         _SPLITTERS[max_chars] = SentenceSplitter(max_chars=max_chars)
     return _SPLITTERS[max_chars]
+
+
+def test_english_sentence_pasted_against_chinese_text_is_cut():
+    splitter = SentenceSplitter()
+    text = "先复制原文件。Debian has had so much success that, today, it has reached a tremendous size.第二，多费心。"
+    assert [text[s.start : s.end] for s in splitter.split(text)] == [
+        "先复制原文件。",
+        "Debian has had so much success that, today, it has reached a tremendous size.",
+        "第二，多费心。",
+    ]
