@@ -21,8 +21,9 @@ __all__ = [
 ]
 
 # Only articles: prepositions carry meaning in a chain ("from"/"to"), and the
-# Chinese structural particles are themselves low-IDF antecedents. Measured on
-# the gold set (see README, "Parameters").
+# Chinese structural particles are themselves low-IDF antecedents. On the gold
+# set no skip set (none, articles, + prepositions, + 的/了) changed F1 by more
+# than 0.001 (see README, "Parameters"), so the smallest useful one is kept.
 DEFAULT_SKIP_WORDS: frozenset[str] = frozenset({"a", "an", "the"})
 
 _SEPARATOR = "\x1f"  # cannot occur inside a token: tokens never hold control chars
