@@ -20,7 +20,7 @@ from .idf import IdfFormatError, build_idf
 from .methods import METHOD_NAMES, make_detector
 from .output import write_jsonl
 from .pan import PanFormatError, detection_filename, read_pairs, span_detection, write_detections
-from .reader import InputError, ReadResult, decode_text, read_documents
+from .reader import InputError, ReadResult, read_documents, read_text
 from .resources import load_idf
 from .tokens import Tokenizer
 from .types import Document
@@ -175,8 +175,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     # Every source is indexed once and every suspicious document queried once;
     # only the listed pairs are reported. Seeing the whole collection is also
     # what lets boilerplate (sentences in many sources) be recognised.
-    sources = [detector.features(_pan_document(args.src_dir, name)) for name in sorted({src for _, src in pairs})]
-    suspicious = [detector.features(_pan_document(args.susp_dir, name)) for name in sorted({susp for susp, _ in pairs})]
+    sources = [detector.features(Document(name, read_text(args.src_dir / name))) for name in sorted({src for _, src in pairs})]
+    suspicious = [detector.features(Document(name, read_text(args.susp_dir / name))) for name in sorted({susp for susp, _ in pairs})]
     found = detector.check_against(suspicious, sources, detector.build_index(sources), only_pairs=set(pairs))
     by_pair: dict[tuple[str, str], list] = {pair: [] for pair in pairs}
     for span in found.spans:
@@ -186,14 +186,6 @@ def _run_pan(args: argparse.Namespace) -> int:
         write_detections(args.out_dir / detection_filename(susp, src), susp, src, detections)
     print(f"partialdup: {len(pairs)} pairs, {len(found.spans)} detections written to {args.out_dir}", file=sys.stderr)
     return EXIT_OK
-
-
-def _pan_document(folder: Path, name: str) -> Document:
-    path = folder / name
-    try:
-        return Document(name, decode_text(path.read_bytes(), str(path)))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from None
 
 
 def _run_eval(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from .detector import Detector
 from .features import FeatureExtractor
 from .metrics import Case, PairRange, pair_score, pan_score
 from .pan import read_features, read_pairs, detection_filename, span_detection
-from .reader import InputError, decode_text
+from .reader import InputError, read_text
 from .types import Document, Span, TokenizedDocument
 
 __all__ = ["GoldSet", "EvalRow", "load_goldset", "tokenize_goldset", "evaluate_method", "with_extractor"]
@@ -92,16 +92,9 @@ def load_goldset(root: str | Path) -> GoldSet:
         truth = root / "truth" / detection_filename(susp, src)
         if truth.exists():
             cases.extend(read_features(truth))
-    sources = {src: _read_text(root / "src" / src) for src in sorted({p[1] for p in pairs})}
-    suspicious = {susp: _read_text(root / "susp" / susp) for susp in sorted({p[0] for p in pairs})}
+    sources = {src: read_text(root / "src" / src) for src in sorted({p[1] for p in pairs})}
+    suspicious = {susp: read_text(root / "susp" / susp) for susp in sorted({p[0] for p in pairs})}
     return GoldSet(root, pairs, tuple(cases), tuple(_sentence_pairs(root / "sentence_pairs.jsonl")), sources, suspicious)
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return decode_text(path.read_bytes(), str(path))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from None
 
 
 def _sentence_pairs(path: Path) -> Iterable[PairRange]:

@@ -116,9 +116,10 @@ def spans_for_documents(
         a_ranks: See :func:`chain_pairs`.
         b_ranks: See :func:`chain_pairs`.
         fill: A's bags, B's bags and the threshold: when given, the sentences
-            lying between two chained pairs are paired up too (in order, when
-            their bag-Jaccard reaches the threshold), so that short lines of a
-            copied passage (headings, option names) appear among its pairs.
+            lying between two chained pairs and those just before and after a
+            chain are paired up too (in order, when their bag-Jaccard reaches
+            half the threshold), so that short lines and edited sentences of a
+            copied passage appear among its pairs.
 
     Returns:
         One span per chain, sorted by position in A then B.
@@ -151,7 +152,9 @@ def spans_for_documents(
 _FILL_WINDOW = 32
 
 
-def _fill_between(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float) -> list[SentencePair]:
+def _fill_between(
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+) -> list[SentencePair]:
     """Pair the unpaired sentences between consecutive pairs of a chain, in order,
     and the sentences just before and after the chain.
 
@@ -175,22 +178,25 @@ def _fill_between(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequ
     return sorted(filled)
 
 
-def _extend_ends(chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float) -> list[SentencePair]:
+def _extend_ends(
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+) -> list[SentencePair]:
     first, last = chain[0], chain[-1]
-    extended = list(chain)
+    before: list[SentencePair] = []  # collected backwards, reversed once
     while first.a > 0 and first.b > 0:
         score = bag_jaccard(a_bags[first.a - 1], b_bags[first.b - 1])
         if score < threshold:
             break
         first = SentencePair(first.a - 1, first.b - 1, round(score, 6))
-        extended.insert(0, first)
+        before.append(first)
+    after: list[SentencePair] = []
     while last.a + 1 < len(a_bags) and last.b + 1 < len(b_bags):
         score = bag_jaccard(a_bags[last.a + 1], b_bags[last.b + 1])
         if score < threshold:
             break
         last = SentencePair(last.a + 1, last.b + 1, round(score, 6))
-        extended.append(last)
-    return extended
+        after.append(last)
+    return before[::-1] + chain + after
 
 
 def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:

@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from .types import Document
 
-__all__ = ["InputError", "ReadResult", "read_documents", "decode_text"]
+__all__ = ["InputError", "ReadResult", "read_documents", "read_text", "decode_text"]
 
 TEXT_SUFFIXES = (".txt",)
 JSONL_SUFFIXES = (".jsonl",)
@@ -52,6 +52,14 @@ def decode_text(data: bytes, name: str) -> str:
         raise InputError(
             f"{name}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
         ) from None
+
+
+def read_text(path: Path) -> str:
+    """One file's decoded text; raises :class:`InputError` naming it when it cannot be read."""
+    try:
+        return decode_text(path.read_bytes(), str(path))
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
 
 
 def read_documents(paths: Sequence[str | Path], *, strict: bool = False) -> ReadResult:
@@ -115,12 +123,7 @@ def _files(paths: Sequence[str | Path]) -> Iterator[tuple[Path | None, str]]:
 
 def _read_file(path: Path, doc_id: str) -> Iterator[tuple[str, Document | None, str | None]]:
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        yield str(path), None, f"{path}: cannot read ({error.strerror})"
-        return
-    try:
-        text = decode_text(data, str(path))
+        text = read_text(path)
     except InputError as error:
         yield str(path), None, f"{error}, skipped"
         return
