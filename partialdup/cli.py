@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -35,13 +36,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or EXIT_OK)
+        code = int(args.run(args) or EXIT_OK)
+        sys.stdout.flush()  # inside the try: a closed pipe is reported here
+        return code
     except (InputError, IdfFormatError, PanFormatError) as error:
         print(f"partialdup: error: {error}", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:
         print("partialdup: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of our output went away (`partialdup detect ... | head`):
+        # not an error; silence the flush at exit that would fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--antecedents", nargs="+", type=int, default=[DetectorConfig().antecedents], help="Low-IDF-Sig n values")
     evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
+    evaluate.add_argument("--no-refine", action="store_true", help="score whole-sentence span edges (no character-level trimming)")
     evaluate.set_defaults(run=_run_eval)
 
     idf = commands.add_parser("idf", help="IDF tables")
@@ -97,10 +106,13 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--chain", type=int, default=defaults.chain, help=f"c, tokens chained after an antecedent (default {defaults.chain})")
     parser.add_argument("--spacing", type=int, default=defaults.spacing, help=f"d, spacing of chained tokens (default {defaults.spacing})")
     parser.add_argument("--threshold", type=float, default=None, help="tau, minimum bag-Jaccard (default: the method's, 0.6 for low-idf-sig)")
+    parser.add_argument("--containment", type=float, default=defaults.containment, help=f"also a copy: this share of the smaller sentence's features in the larger; 0 = off (default {defaults.containment})")
+    parser.add_argument("--min-contained", type=int, default=defaults.min_contained, help=f"features the smaller sentence needs for --containment (default {defaults.min_contained})")
     parser.add_argument("--gap", type=int, default=defaults.gap, help=f"unmatched sentences tolerated inside a span (default {defaults.gap})")
     parser.add_argument("--max-postings", type=int, default=defaults.max_postings, help=f"ignore features in more sentences than this for candidates (default {defaults.max_postings})")
     parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
     parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
+    parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
 
 
@@ -111,10 +123,13 @@ def _detector(args: argparse.Namespace) -> Detector:
             chain=args.chain,
             spacing=args.spacing,
             threshold=args.threshold if args.threshold is not None else DetectorConfig().threshold,
+            containment=args.containment,
+            min_contained=args.min_contained,
             gap=args.gap,
             max_postings=args.max_postings,
             min_tokens=args.min_tokens,
             boilerplate=args.boilerplate,
+            refine=not args.no_refine,
         )
     except ValueError as error:
         raise InputError(str(error)) from None
@@ -201,7 +216,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     for method in args.methods:
         for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
             for threshold in args.thresholds or [None]:
-                config = DetectorConfig(antecedents=n)
+                config = DetectorConfig(antecedents=n, refine=not args.no_refine)
                 detector = make_detector(method, idf, config, threshold=threshold,
                                          tokenizer=shared.tokenizer, splitter=shared.splitter)
                 params = f"n={n}" if method == "low-idf-sig" else ""

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from typing import Collection, Iterable, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
-from .index import FeatureIndex, QueryStats
+from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
+from .refine import refine_spans
 from .sentences import SentenceSplitter
+from .similarity import CopyRule
+from .sparse import PairMatches, SparseIndex
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, SentencePair, Span, TokenizedDocument
 
@@ -36,6 +39,12 @@ class DetectorConfig:
         spacing: d, distance between chained tokens.
         threshold: tau, the bag-Jaccard at or above which two sentences are
             copies.
+        containment: Two sentences are also copies when this share of the
+            smaller one's features lies in the larger (their boundaries
+            differ: a verse copied out of a longer sentence, a heading pasted
+            in front of another sentence); 0 turns the rule off.
+        min_contained: The smaller sentence needs at least this many features
+            for the containment rule.
         gap: Unmatched sentences tolerated inside one span, on either side.
         max_postings: Features held by more sentences are not used to find
             candidates (reported in the run's statistics).
@@ -49,24 +58,28 @@ class DetectorConfig:
             footer) and none of its pairs is reported; 0 turns this off (for
             quote detection, where a quote recurring everywhere is the point).
         skip_words: Tokens passed over inside chains.
+        refine: Trim span edges to the aligned characters where the text is
+            known (see :mod:`partialdup.refine`).
     """
 
     antecedents: int = 50
     chain: int = 2
     spacing: int = 1
     threshold: float = 0.6
+    containment: float = 0.8
+    min_contained: int = 3
     gap: int = 3
     max_postings: int = 2000
     max_sentence_chars: int = 1000
     min_tokens: int = 3
     boilerplate: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
+    refine: bool = True
 
     def __post_init__(self) -> None:
         if self.antecedents < 0 or self.chain < 0 or self.spacing < 1 or self.gap < 0:
             raise ValueError("antecedents, chain and gap must be >= 0 and spacing >= 1")
-        if not 0.0 < self.threshold <= 1.0:
-            raise ValueError("threshold must lie in (0, 1]")
+        CopyRule(self.threshold, self.containment, self.min_contained)  # raises ValueError if out of range
         if self.boilerplate < 0:
             raise ValueError("boilerplate must be >= 0 (0 turns it off)")
         if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
@@ -94,12 +107,17 @@ class Detector:
             :class:`FeatureExtractor`; :func:`partialdup.methods.make_detector`
             builds the named methods, Low-IDF-Sig by default).
         threshold: Minimum bag-Jaccard of a copied sentence pair.
+        containment: Minimum share of the smaller sentence's features found
+            in the larger for the containment rule (0: off).
+        min_contained: Features the smaller sentence needs for that rule.
         gap: Unmatched sentences tolerated inside one span.
         max_postings: Bound on a feature's posting list used for candidates.
         min_tokens: Sentences with fewer tokens are not looked up on their
             own; inside a span they are still paired with their copies.
         boilerplate: Sentences matching this many other documents are not
             reported (0: off).
+        refine: Trim span edges to the aligned characters (documents whose
+            text is known: given as :class:`Document`, or tokenized from one).
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
         splitter: Shared sentence splitter; one is made when None.
     """
@@ -109,19 +127,24 @@ class Detector:
         extractor: FeatureExtractor,
         *,
         threshold: float = 0.6,
+        containment: float = 0.0,
+        min_contained: int = 3,
         gap: int = 3,
         max_postings: int = 2000,
         min_tokens: int = 3,
         boilerplate: int = 3,
+        refine: bool = True,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
     ) -> None:
         self.extractor = extractor
         self.threshold = threshold
+        self.rule = CopyRule(threshold, containment, min_contained)
         self.gap = gap
         self.max_postings = max_postings
         self.min_tokens = min_tokens
         self.boilerplate = boilerplate
+        self.refine = refine
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
@@ -131,12 +154,12 @@ class Detector:
         tokens = tuple(
             tuple(t.text for t in self.tokenizer.tokenize(document.text, s.start, s.end)) for s in sentences
         )
-        return TokenizedDocument(document.id, sentences, tokens)
+        return TokenizedDocument(document.id, sentences, tokens, document.text)
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
         bags = tuple(self.extractor.bag(words) for words in document.tokens)
-        return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)))
+        return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text)
 
     def features(self, document: Document | TokenizedDocument | DocumentFeatures) -> DocumentFeatures:
         """Run the stages a document still needs, up to its features."""
@@ -150,34 +173,31 @@ class Detector:
         """Every copied passage between any two of the documents."""
         docs = [self.features(d) for d in documents]
         index = self.build_index(docs)
-        stats = QueryStats()
-        matches = [
-            (key, match.key, match.score)
-            for key, entry in enumerate(index.sentences)
-            for match in index.query(entry.bag, self.threshold, doc=entry.doc, below_key=key, stats=stats)
-        ]
-        common = self._boilerplate_keys(matches, index)
+        found_pairs = index.search_all(self.rule)
+        sentences = index.index.sentences
+        matches = list(zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()))
+        common = self._boilerplate_keys(matches, sentences)
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         for key, other_key, score in matches:
             if key in common or other_key in common:
                 continue
-            entry, other = index.sentences[key], index.sentences[other_key]
+            entry, other = sentences[key], sentences[other_key]
             _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), score)
-        boilerplate = {(index.sentences[key].doc, index.sentences[key].sentence) for key in common}
-        return self._detection(docs, docs, found, index, stats, boilerplate, boilerplate)
+        boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
+        return self._detection(docs, docs, found, index, found_pairs, boilerplate, boilerplate)
 
     def _matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         # Long enough to be looked up on its own.
         return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
 
-    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], index: FeatureIndex) -> set[int]:
+    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
         # A sentence matched in `boilerplate` or more other documents is boilerplate.
         if not self.boilerplate:
             return set()
         documents: dict[int, set[int]] = defaultdict(set)
         for key, other_key, _ in matches:
-            documents[key].add(index.sentences[other_key].doc)
-            documents[other_key].add(index.sentences[key].doc)
+            documents[key].add(sentences[other_key].doc)
+            documents[other_key].add(sentences[key].doc)
         return {key for key, docs in documents.items() if len(docs) >= self.boilerplate}
 
     def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument]) -> Detection:
@@ -185,20 +205,25 @@ class Detector:
         reference_docs = [self.features(d) for d in references]
         return self.check_against(queries, reference_docs, self.build_index(reference_docs))
 
-    def build_index(self, references: Sequence[DocumentFeatures]) -> FeatureIndex:
-        """Index the sentences of reference documents (document number = position)."""
+    def build_index(self, references: Sequence[DocumentFeatures]) -> SparseIndex:
+        """Index the sentences of reference documents (document number = position).
+
+        Returns:
+            The index, ready to search; its ``index`` attribute is the plain
+            :class:`FeatureIndex` (postings, counts) it was built from.
+        """
         index = FeatureIndex(max_postings=self.max_postings)
         for number, doc in enumerate(references):
             for position, bag in enumerate(doc.bags):
                 if self._matchable(doc, position):
                     index.add(number, position, bag)
-        return index
+        return SparseIndex(index)
 
     def check_against(
         self,
         queries: Iterable[AnyDocument],
         references: Sequence[DocumentFeatures],
-        index: FeatureIndex,
+        index: SparseIndex,
         *,
         only_pairs: Collection[tuple[str, str]] | None = None,
     ) -> Detection:
@@ -212,32 +237,35 @@ class Detector:
                 are reported, as in PAN's pairs file.
         """
         query_docs = [self.features(d) for d in queries]
-        stats = QueryStats()
+        queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self._matchable(doc, s)]
+        found_pairs = index.search([query_docs[q].bags[s] for q, s in queries_at], self.rule)
+        sentences = index.index.sentences
+        by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        for row, key, score in zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()):
+            by_query[row].append((key, score))
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         query_boilerplate: set[tuple[int, int]] = set()
         reference_boilerplate: set[tuple[int, int]] = set()
-        for q, doc in enumerate(query_docs):
-            for s, bag in enumerate(doc.bags):
-                if not self._matchable(doc, s):
-                    continue
-                matches = list(index.query(bag, self.threshold, stats=stats))
-                if self.boilerplate and len({index.sentences[m.key].doc for m in matches}) >= self.boilerplate:
-                    query_boilerplate.add((q, s))
-                    reference_boilerplate.update((index.sentences[m.key].doc, index.sentences[m.key].sentence) for m in matches)
-                    continue
-                for match in matches:
-                    other = index.sentences[match.key]
-                    if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
-                        found[(q, other.doc)].append(SentencePair(s, other.sentence, round(match.score, 6)))
-        return self._detection(query_docs, references, found, index, stats, query_boilerplate, reference_boilerplate)
+        for row, matches in by_query.items():
+            q, s = queries_at[row]
+            others = [sentences[key] for key, _ in matches]
+            if self.boilerplate and len({other.doc for other in others}) >= self.boilerplate:
+                query_boilerplate.add((q, s))
+                reference_boilerplate.update((other.doc, other.sentence) for other in others)
+                continue
+            doc = query_docs[q]
+            for other, (_, score) in zip(others, matches):
+                if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
+                    found[(q, other.doc)].append(SentencePair(s, other.sentence, round(score, 6)))
+        return self._detection(query_docs, references, found, index, found_pairs, query_boilerplate, reference_boilerplate)
 
     def _detection(
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         found: dict[tuple[int, int], list[SentencePair]],
-        index: FeatureIndex,
-        stats: QueryStats,
+        index: SparseIndex,
+        stats: PairMatches,
         a_boilerplate: set[tuple[int, int]],
         b_boilerplate: set[tuple[int, int]],
     ) -> Detection:
@@ -261,17 +289,38 @@ class Detector:
                     fill=(da.bags, db.bags, self.threshold),
                 )
             )
+        if self.refine:
+            spans = list(self._refined(spans, a_docs, b_docs))
         spans.sort(key=_span_order)
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
         run = RunStats(
             documents=len(distinct),
             sentences=sum(len(d.sentences) for d in distinct),
-            candidate_pairs=stats.candidate_pairs,
+            candidate_pairs=stats.candidates,
             frequent_features=index.frequent_features(),
             skipped_postings=stats.skipped_postings,
             boilerplate_sentences=len(a_boilerplate),
         )
         return Detection(tuple(spans), run)
+
+
+    def _refined(
+        self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]
+    ) -> tuple[Span, ...]:
+        # Only spans whose two documents came with their text can be trimmed.
+        a_known = {d.id: d for d in a_docs if d.text is not None}
+        b_known = {d.id: d for d in b_docs if d.text is not None}
+        known = [s for s in spans if s.a in a_known and s.b in b_known]
+        rest = [s for s in spans if not (s.a in a_known and s.b in b_known)]
+        refined = refine_spans(
+            known,
+            {i: d.text for i, d in a_known.items()},  # type: ignore[misc]
+            {i: d.sentences for i, d in a_known.items()},
+            self.tokenizer.normalise,
+            b_texts={i: d.text for i, d in b_known.items()},  # type: ignore[misc]
+            b_sentences={i: d.sentences for i, d in b_known.items()},
+        )
+        return (*refined, *rest)
 
 
 def _record(

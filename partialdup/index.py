@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterator
 
-from .similarity import shared_count
+from .similarity import CopyRule, shared_count
 from .types import Bag
 
 __all__ = ["FeatureIndex", "IndexedSentence", "Match", "QueryStats"]
@@ -90,30 +90,40 @@ class FeatureIndex:
     def query(
         self,
         bag: Bag,
-        threshold: float,
+        rule: CopyRule | float,
         *,
         doc: int = -1,
         below_key: int | None = None,
         stats: QueryStats | None = None,
     ) -> Iterator[Match]:
-        """Indexed sentences whose bag-Jaccard with ``bag`` is at least ``threshold``.
+        """Indexed sentences that ``rule`` accepts as copies of ``bag``.
+
+        This is the plain reference implementation, one query at a time;
+        :class:`partialdup.sparse.SparseIndex` finds the same matches for many
+        queries at once, and the property tests check the two agree.
 
         Args:
             bag: The query sentence's features.
-            threshold: Minimum bag-Jaccard (the paper's tau), in (0, 1].
+            rule: When a pair is a copy; a float is a bag-Jaccard threshold
+                (the paper's tau) with containment off.
             doc: Document of the query; its own sentences are never returned.
             below_key: Only consider keys smaller than this (all-pairs search
                 over one index reports each pair once).
             stats: Counters to add this query's work to.
 
         Yields:
-            Matches in increasing key order.
+            Matches in increasing key order; ``score`` is the bag-Jaccard.
         """
+        rule = rule if isinstance(rule, CopyRule) else CopyRule(rule)
         size = sum(bag.values())
         if size == 0:
             return
-        low, high = size * threshold, size / threshold  # length bound on the other bag
-        probe, skipped = self._probe(bag, size, threshold, below_key)
+        # The length bound (Jaccard <= min/max) prunes before counting; the
+        # slack keeps float rounding from pruning a pair exactly at tau.
+        # Containment has no length bound.
+        tau = rule.threshold * (1 - 1e-9)
+        low, high = (size * tau, size / tau) if not rule.containment else (0, float("inf"))
+        probe, skipped = self._probe(bag, size, rule, below_key)
         sentences = self.sentences
         candidates: set[int] = set()
         for feature in probe:
@@ -130,11 +140,10 @@ class FeatureIndex:
         for key in sorted(candidates):
             other = sentences[key]
             common = shared_count(bag, other.bag)
-            score = common / (size + other.size - common)
-            if score >= threshold:
-                yield Match(key, score)
+            if rule.accepts(common, size, other.size):
+                yield Match(key, common / (size + other.size - common))
 
-    def _probe(self, bag: Bag, size: int, threshold: float, below_key: int | None) -> tuple[list[int], int]:
+    def _probe(self, bag: Bag, size: int, rule: CopyRule, below_key: int | None) -> tuple[list[int], int]:
         """The features worth looking up, and the postings skipped as too frequent.
 
         Prefix filtering: a match shares at least ceil(tau * |bag|) features
@@ -142,11 +151,12 @@ class FeatureIndex:
         query's ``|bag| - ceil(tau * |bag|) + 1`` rarest features; the
         frequent ones, whose posting lists are long, need not be read. When a
         feature of that prefix is over ``max_postings`` (and so cannot be
-        read), every other indexed feature is looked up instead.
+        read), every other indexed feature is looked up instead, and so it is
+        when containment is on (a contained bag may share none of the prefix).
         """
         postings = self._postings
         rarest_first = sorted(bag.items(), key=lambda item: (len(postings.get(item[0], ())), item[0]))
-        budget = size - math.ceil(threshold * size - 1e-9) + 1
+        budget = size - math.ceil(rule.threshold * size - 1e-9) + 1 if not rule.containment else size + 1
         prefix = []
         for feature, count in rarest_first:
             if budget <= 0:

@@ -64,9 +64,12 @@ def make_detector(
     return Detector(
         make_extractor(method, idf, config),
         threshold=DEFAULT_THRESHOLDS[method] if threshold is None else threshold,
+        containment=config.containment,
+        min_contained=config.min_contained,
         gap=config.gap,
         max_postings=config.max_postings,
         min_tokens=config.min_tokens,
         boilerplate=config.boilerplate,
+        refine=config.refine,
         **shared,  # type: ignore[arg-type]
     )

@@ -1,15 +1,25 @@
-"""Bag-Jaccard similarity of two sentence bags.
+"""Bag-Jaccard similarity of two sentence bags, and when a pair is a copy.
 
-RapidFuzz-style scorer: ``bag_jaccard(a, b, *, score_cutoff=None)``. The
-inverted index computes the same value incrementally; the property tests check
-the two agree.
+RapidFuzz-style scorers: ``bag_jaccard(a, b, *, score_cutoff=None)`` and
+``bag_containment(a, b, *, score_cutoff=None)``. The inverted index (plain and
+vectorised) computes the same values from shared counts; the property tests
+check they agree.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .types import Bag
 
-__all__ = ["bag_jaccard", "bag_size", "shared_count", "jaccard_upper_bound"]
+__all__ = [
+    "CopyRule",
+    "bag_containment",
+    "bag_jaccard",
+    "bag_size",
+    "jaccard_upper_bound",
+    "shared_count",
+]
 
 
 def bag_size(bag: Bag) -> int:
@@ -48,3 +58,68 @@ def jaccard_upper_bound(size_a: int, size_b: int) -> float:
     if size_a == 0 or size_b == 0:
         return 0.0
     return min(size_a, size_b) / max(size_a, size_b)
+
+
+def bag_containment(a: Bag, b: Bag, *, score_cutoff: float | None = None) -> float:
+    """Share of the smaller bag found in the larger: Σmin / min(|a|, |b|).
+
+    Args:
+        a: First bag (feature -> multiplicity).
+        b: Second bag.
+        score_cutoff: When given, a score below it is returned as 0.0.
+
+    Returns:
+        A value in [0, 1]; 0.0 when either bag is empty.
+    """
+    smaller = min(bag_size(a), bag_size(b))
+    score = shared_count(a, b) / smaller if smaller else 0.0
+    if score_cutoff is not None and score < score_cutoff:
+        return 0.0
+    return score
+
+
+@dataclass(frozen=True, slots=True)
+class CopyRule:
+    """When two sentences count as copies, from their shared feature count.
+
+    A pair is a copy when its bag-Jaccard reaches ``threshold`` (the paper's
+    rule), or, with containment on, when nearly all of the smaller bag lies in
+    the larger one. The second rule finds copies whose sentence boundaries
+    differ on the two sides: a verse copied alone from a sentence that runs
+    over two lines, a heading pasted inline in front of the host's next
+    sentence, a sentence split in two by an inserted line break. Their
+    Jaccard is about the length ratio, far below tau, but the shorter side is
+    all there.
+
+    Attributes:
+        threshold: tau, minimum bag-Jaccard, in (0, 1].
+        containment: Minimum Σmin / min(|a|, |b|) for the second rule, in
+            (0, 1]; 0 turns the rule off.
+        min_contained: The smaller bag must hold at least this many features
+            (counting multiplicities) for the second rule: one or two shared
+            features are chance, not evidence.
+    """
+
+    threshold: float
+    containment: float = 0.0
+    min_contained: int = 3
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.threshold <= 1.0:
+            raise ValueError("threshold must lie in (0, 1]")
+        if not 0.0 <= self.containment <= 1.0:
+            raise ValueError("containment must lie in [0, 1] (0 turns it off)")
+        if self.min_contained < 1:
+            raise ValueError("min_contained must be >= 1")
+
+    def accepts(self, shared: int, size_a: int, size_b: int) -> bool:
+        """Whether bags of these sizes sharing ``shared`` features are copies."""
+        union = size_a + size_b - shared
+        if union and shared / union >= self.threshold:
+            return True
+        smaller = min(size_a, size_b)
+        return (
+            self.containment > 0.0
+            and smaller >= self.min_contained
+            and shared / smaller >= self.containment
+        )

@@ -79,11 +79,14 @@ class TokenizedDocument:
         id: The document's id.
         sentences: Its sentences, in order.
         tokens: The normalised tokens of each sentence, aligned with ``sentences``.
+        text: The document's original text, when known: span edges are
+            trimmed against it (see :mod:`partialdup.refine`).
     """
 
     id: str
     sentences: tuple[Sentence, ...]
     tokens: tuple[tuple[str, ...], ...]
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +98,14 @@ class DocumentFeatures:
         sentences: Its sentences, in order.
         bags: One bag of features per sentence, aligned with ``sentences``.
         tokens: Number of tokens per sentence, aligned with ``sentences``.
+        text: The document's original text, when known.
     """
 
     id: str
     sentences: tuple[Sentence, ...]
     bags: tuple[Bag, ...]
     tokens: tuple[int, ...]
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True, order=True)

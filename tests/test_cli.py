@@ -75,6 +75,21 @@ def test_pan_writes_one_xml_per_pair(corpus, tmp_path, capsys):
     assert '<document reference="a.txt">' in xml and 'name="detected-plagiarism"' in xml
 
 
+def test_span_edges_are_trimmed_unless_no_refine(tmp_path, capsys):
+    # A's last sentence is B's last copied sentence plus foreign text.
+    line = "Every active line of the sources file describes a package source"
+    a, b = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
+    text_a = TEXT + line + "; the first partition on the disk holds the whole system.\n"
+    (tmp_path / "a.txt").write_text(text_a, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(TEXT + line + ". Something else entirely to end with.\n", encoding="utf-8")
+    for argv in (["detect", a, b], ["check", a, "--against", b]):
+        [record] = [json.loads(l) for l in run(capsys, *argv)[1].splitlines()]
+        assert text_a[record["a_start"] : record["a_end"]] == TEXT + line
+        [whole] = [json.loads(l) for l in run(capsys, *argv, "--no-refine")[1].splitlines()]
+        assert text_a[whole["a_start"] : whole["a_end"]] == text_a.strip()
+        assert whole["pairs"] == record["pairs"]
+
+
 def test_every_method_runs(corpus, capsys):
     for method in ("3-shingle", "4-shingle", "5-shingle", "i-match", "spotsig", "spotsig-small"):
         code, out, _ = run(capsys, "detect", str(corpus), "--method", method)
@@ -88,3 +103,19 @@ def test_idf_build(corpus, tmp_path, capsys):
     lines = [l for l in out.read_text(encoding="utf-8").splitlines() if not l.startswith("#")]
     assert "the\t0.000000" in lines  # in both documents
     assert not any(l.startswith("own\t") for l in lines)  # in one only: below --min-df
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    text = "".join(f"Line {i} of the list names the package number {i} here. " for i in range(300))
+    (tmp_path / "a.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(text, encoding="utf-8")
+    detect = subprocess.Popen(
+        [sys.executable, "-m", "partialdup.cli", "detect", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    detect.stdout.read(10)
+    detect.stdout.close()
+    assert detect.wait(timeout=120) == 0
+    assert b"Traceback" not in detect.stderr.read()

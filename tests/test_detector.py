@@ -112,3 +112,24 @@ def test_check_treats_a_sentence_in_many_references_as_boilerplate(tokenizer, id
     detector = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=3), tokenizer=tokenizer)
     found = detector.check([Document("q", footer)], references)
     assert found.spans == () and found.stats.boilerplate_sentences == 1
+
+
+# Genesis 1:3-4 and Exodus 20:3 (King James Version, public domain). In the
+# source, verse 3 ends with a comma, so the splitter joins the two verse
+# lines into one sentence; the copy takes verse 4 alone.
+KJV_SOURCE = (
+    "And God said, Let there be light: and there was light, and it shone upon the waters,\n"
+    "And God saw the light, that it was good: and God divided the light from the darkness.\n"
+)
+KJV_COPY = "Thou shalt have no other gods before me.\n\nAnd God saw the light, that it was good: and God divided the light from the darkness.\n"
+
+
+@pytest.mark.parametrize("containment, found", [(0.8, True), (0.0, False)])
+def test_containment_finds_a_sentence_copied_out_of_a_longer_one(tokenizer, idf, containment, found):
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(containment=containment), tokenizer=tokenizer)
+    spans = detector.check([Document("copy", KJV_COPY)], [Document("source", KJV_SOURCE)]).spans
+    assert bool(spans) == found
+    if found:
+        [span] = spans
+        assert KJV_COPY[span.a_start : span.a_end] == KJV_COPY.strip().split("\n\n")[1]
+        assert span.pairs[0].score < 0.6  # found by containment, not by bag-Jaccard

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from partialdup.cli import main
+from partialdup.detector import DetectorConfig
 from partialdup.evaluate import evaluate_method, load_goldset, tokenize_goldset
 from partialdup.methods import METHOD_NAMES, make_detector
 from partialdup.metrics import pan_score
@@ -51,3 +52,12 @@ def test_pan_command_on_the_slice(gold, tmp_path, capsys):
     # Offsets are characters of the decoded files: every detection lies inside its documents.
     for d in detections:
         assert d.this_end <= len(gold.suspicious[d.susp_doc]) and d.source_end <= len(gold.sources[d.src_doc])
+
+
+def test_refinement_leaves_the_sentence_pair_scores_alone(gold, tokenized, tokenizer, idf):
+    detector = make_detector("low-idf-sig", idf, tokenizer=tokenizer)
+    plain = make_detector("low-idf-sig", idf, DetectorConfig(refine=False), tokenizer=tokenizer)
+    refined = evaluate_method(gold, tokenized, detector, method="low-idf-sig")
+    whole = evaluate_method(gold, tokenized, plain, method="low-idf-sig")
+    assert refined.plagdet != whole.plagdet  # the edges did move
+    assert (refined.precision, refined.recall, refined.f1) == (whole.precision, whole.recall, whole.f1)

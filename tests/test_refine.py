@@ -1,0 +1,167 @@
+"""Character-level trimming of span edges (partialdup.refine)."""
+
+from hypothesis import given, settings, strategies as st
+
+from partialdup.refine import refine_span, refine_spans
+from partialdup.types import Sentence, SentencePair, Span
+
+
+def split(text, parts):
+    """Sentences of ``text`` for the given consecutive pieces of it."""
+    sentences, position = [], 0
+    for index, part in enumerate(parts):
+        start = text.index(part, position)
+        sentences.append(Sentence(index, start, start + len(part)))
+        position = start + len(part)
+    return sentences
+
+
+def span_of(a_sentences, b_sentences, pairs, a="A", b="B"):
+    """A span over the given pairs, as sequence matching makes it."""
+    pairs = tuple(sorted(SentencePair(i, m, 1.0) for i, m in pairs))
+    first_a, last_a = min(p.a for p in pairs), max(p.a for p in pairs)
+    first_b, last_b = min(p.b for p in pairs), max(p.b for p in pairs)
+    return Span(
+        a, b,
+        a_sentences[first_a].start, a_sentences[last_a].end,
+        b_sentences[first_b].start, b_sentences[last_b].end,
+        (first_a, last_a), (first_b, last_b), 1.0, pairs,
+    )
+
+
+def passages(span, text_a, text_b):
+    return text_a[span.a_start : span.a_end], text_b[span.b_start : span.b_end]
+
+
+HEADING = "Filling in the sources.list File"
+ACTIVE = "Each active line of the sources.list file describes a package source."
+DISK = "The first partition on the first hard disk is usually the system partition."
+
+
+def test_heading_pasted_inline_is_trimmed_at_the_span_end(tokenizer):
+    # A's splitter sees one sentence "heading + next sentence"; only the
+    # heading is a copy of B's last sentence.
+    a_parts = [ACTIVE, f"{HEADING} {DISK}"]
+    b_parts = [ACTIVE, HEADING, "Some unrelated text about keyboards follows here."]
+    text_a, text_b = " ".join(a_parts), "\n\n".join(b_parts)
+    a, b = split(text_a, a_parts), split(text_b, b_parts)
+    span = span_of(a, b, [(0, 0), (1, 1)])
+    refined = refine_span(span, text_a, text_b, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, text_b) == (f"{ACTIVE} {HEADING}", f"{ACTIVE}\n\n{HEADING}")
+    assert (refined.pairs, refined.score, refined.a_sentences) == (span.pairs, span.score, span.a_sentences)
+
+
+def test_heading_pasted_inline_is_trimmed_at_the_span_start(tokenizer):
+    a_parts = [f"{DISK} {HEADING}", ACTIVE]
+    b_parts = ["Keyboards are configured elsewhere entirely.", HEADING, ACTIVE]
+    text_a, text_b = " ".join(a_parts), "\n\n".join(b_parts)
+    a, b = split(text_a, a_parts), split(text_b, b_parts)
+    refined = refine_span(span_of(a, b, [(0, 1), (1, 2)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, text_b) == (f"{HEADING} {ACTIVE}", f"{HEADING}\n\n{ACTIVE}")
+
+
+def test_a_verse_copied_alone_trims_the_source_sentence_over_two_verses(tokenizer):
+    verse = "In the beginning God created the heaven and the earth."
+    next_verse = "And the earth was without form, and void; and darkness was upon the face of the deep."
+    a_parts = ["A preface about something else entirely.", verse, "Then a remark of the author."]
+    text_a = " ".join(a_parts)
+    text_b = f"{verse}\n{next_verse}\n"
+    a, b = split(text_a, a_parts), [Sentence(0, 0, len(text_b) - 1)]
+    refined = refine_span(span_of(a, b, [(1, 0)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, text_b) == (verse, verse)
+
+
+def test_a_single_pair_is_trimmed_at_both_edges(tokenizer):
+    copy = "the quick brown fox jumps over the lazy dog"
+    text_a = f"{copy.capitalize()}."
+    text_b = f"Someone wrote, before anything else, that {copy}, and then went home to sleep."
+    a, b = [Sentence(0, 0, len(text_a))], [Sentence(0, 0, len(text_b))]
+    refined = refine_span(span_of(a, b, [(0, 0)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert refined.a_start == 0 and refined.a_end == len(text_a)
+    assert text_b[refined.b_start : refined.b_end].strip(",.") == copy
+
+
+def test_full_width_and_traditional_text_maps_back_exactly(tokenizer):
+    # "……" and "ﬁ" normalise to several characters each, so the offsets go
+    # through the normalisation map; full width and script must not matter.
+    copied = "ＡＰＴ 會從這些來源下載軟件包。"
+    text_a = f"前言……ﬁle 說明在此處。{copied}"
+    text_b = "APT 会从这些来源下载软件包。"
+    a, b = [Sentence(0, 0, len(text_a))], [Sentence(0, 0, len(text_b))]
+    refined = refine_span(span_of(a, b, [(0, 0)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, text_b) == (copied, text_b)
+
+
+def test_sentences_of_similar_length_are_left_alone(tokenizer):
+    text_a = "The package manager installs the dependencies of every package automatically."
+    text_b = "The package manager installs all the dependencies of each package automatically, too."
+    a, b = [Sentence(0, 0, len(text_a))], [Sentence(0, 0, len(text_b))]
+    span = span_of(a, b, [(0, 0)])
+    assert refine_span(span, text_a, text_b, a, b, tokenizer.normalise) is span
+
+
+def test_a_weak_alignment_is_left_alone(tokenizer):
+    text_a = "Configure the network interfaces."
+    text_b = "Completely different words about gardening, tomatoes and the weather in spring."
+    a, b = [Sentence(0, 0, len(text_a))], [Sentence(0, 0, len(text_b))]
+    span = span_of(a, b, [(0, 0)])
+    assert refine_span(span, text_a, text_b, a, b, tokenizer.normalise) is span
+
+
+def test_text_continuing_the_copy_in_the_next_sentence_is_kept(tokenizer):
+    # B cut one sentence in two (a changed punctuation mark); only the first
+    # half was paired, but the rest of A's sentence is a copy of B's next one.
+    first = "Installing the popularity-contest package enables participation in a survey"
+    rest = "a script is run weekly by cron which sends the list of installed packages"
+    text_a = f"{first}; {rest}."
+    b_parts = [f"{first}.", f"{rest.capitalize()}."]
+    text_b = " ".join(b_parts)
+    a, b = [Sentence(0, 0, len(text_a))], split(text_b, b_parts)
+    span = span_of(a, b, [(0, 0)])
+    assert refine_span(span, text_a, text_b, a, b, tokenizer.normalise) is span
+
+
+def test_refine_spans_keeps_the_sort_order_and_separate_collections(tokenizer):
+    copy = "Filling in the sources.list File"
+    text_a = f"{copy} {DISK}"
+    text_b = copy
+    a, b = [Sentence(0, 0, len(text_a))], [Sentence(0, 0, len(text_b))]
+    # The reference has the query's id: texts are looked up per side.
+    spans = [span_of(a, b, [(0, 0)], a="x", b="x"), span_of(a, b, [(0, 0)], a="w", b="x")]
+    refined = refine_spans(
+        spans, {"x": text_a, "w": text_a}, {"x": a, "w": a}, tokenizer.normalise,
+        b_texts={"x": text_b}, b_sentences={"x": b},
+    )
+    assert [s.a for s in refined] == ["w", "x"]
+    assert all(text_a[s.a_start : s.a_end] == copy for s in refined)
+
+
+PIECES = st.sampled_from(
+    ["the ", "copy ", "of ", "text", ". ", "\n", "  ", "软件", "軟體", "包", "。", "ＡＰＴ", "apt", "……", "ﬁ", "x", "，"]
+)
+TEXTS = st.lists(PIECES, min_size=1, max_size=12).map("".join)
+
+
+@st.composite
+def documents(draw, shared):
+    """A text holding ``shared`` between random text, cut into random sentences."""
+    text = draw(TEXTS) + shared + draw(TEXTS)
+    cuts = sorted(draw(st.sets(st.integers(1, len(text) - 1), max_size=4))) if len(text) > 1 else []
+    bounds = [0, *cuts, len(text)]
+    return text, [Sentence(i, lo, hi) for i, (lo, hi) in enumerate(zip(bounds, bounds[1:]))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_refined_span_lies_inside_the_original(tokenizer, data):
+    shared = data.draw(TEXTS)
+    text_a, a = data.draw(documents(shared))
+    text_b, b = data.draw(documents(shared))
+    pairs = data.draw(
+        st.lists(st.tuples(st.integers(0, len(a) - 1), st.integers(0, len(b) - 1)), min_size=1, max_size=4, unique=True)
+    )
+    span = span_of(a, b, pairs)
+    refined = refine_span(span, text_a, text_b, a, b, tokenizer.normalise, min_score=data.draw(st.sampled_from([0.0, 50.0, 80.0])))
+    assert span.a_start <= refined.a_start < refined.a_end <= span.a_end
+    assert span.b_start <= refined.b_start < refined.b_end <= span.b_end
+    assert (refined.a_sentences, refined.b_sentences, refined.pairs) == (span.a_sentences, span.b_sentences, span.pairs)
