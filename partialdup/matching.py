@@ -20,7 +20,7 @@ from typing import Sequence
 from .similarity import bag_jaccard
 from .types import Bag, Sentence, SentencePair, Span
 
-__all__ = ["chain_pairs", "matchable_ranks", "spans_for_documents"]
+__all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_documents"]
 
 
 @dataclass
@@ -126,9 +126,13 @@ def spans_for_documents(
     """
     chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
     if fill is not None:
-        chains = _merge_overlapping([_fill_between(chain, *fill) for chain in chains])
+        # Filling follows the passage's own alignment; the crossing pairs
+        # still hold the chains that share a passage together.
+        chains = _merge_overlapping(
+            [_fill_between(chain, *fill) for chain in chains]
+        )
     spans = []
-    for chain in chains:
+    for chain in map(monotone_alignment, chains):
         first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
         first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
         spans.append(
@@ -197,6 +201,49 @@ def _extend_ends(
         last = SentencePair(last.a + 1, last.b + 1, round(score, 6))
         after.append(last)
     return before[::-1] + chain + after
+
+
+def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
+    """The in-order subset of a passage's pairs with the highest total score.
+
+    A sentence that recurs in a passage ("exit(EXIT_FAILURE);", a template
+    line differing in one word) pairs with every occurrence on the other
+    side; merged into one span, those pairs cross the passage's own pairs.
+    The alignment of a copied passage goes forward in both documents, so of
+    the pairs only a chain in which both a and b never decrease is kept (a
+    sentence split in two pairs twice with the same sentence, and stays),
+    the one with the largest sum of scores: a weighted longest increasing
+    subsequence, O(n log n) with a Fenwick tree over b.
+
+    Args:
+        pairs: The pairs of one passage.
+
+    Returns:
+        The kept pairs, sorted by (a, b).
+    """
+    ordered = sorted(set(pairs))
+    if len(ordered) < 2:
+        return ordered
+    ranks = {b: rank for rank, b in enumerate(sorted({p.b for p in ordered}), 1)}
+    tree: list[tuple[float, int]] = [(0.0, -1)] * (len(ranks) + 1)  # best (total, last pair) per b prefix
+    previous: list[int] = []
+    totals: list[float] = []
+    for k, pair in enumerate(ordered):
+        best, i = (0.0, -1), ranks[pair.b]
+        while i > 0:
+            best, i = max(best, tree[i]), i - (i & -i)
+        total = best[0] + pair.score
+        totals.append(total)
+        previous.append(best[1])
+        i = ranks[pair.b]
+        while i < len(tree):
+            tree[i], i = max(tree[i], (total, k)), i + (i & -i)
+    k = max(range(len(ordered)), key=lambda j: (totals[j], j))
+    kept = []
+    while k >= 0:
+        kept.append(ordered[k])
+        k = previous[k]
+    return kept[::-1]
 
 
 def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:

@@ -1,4 +1,6 @@
-from partialdup.matching import chain_pairs, spans_for_documents
+from hypothesis import given, strategies as st
+
+from partialdup.matching import chain_pairs, monotone_alignment, spans_for_documents
 from partialdup.types import Sentence, SentencePair
 
 
@@ -40,10 +42,11 @@ def test_span_offsets_cover_first_to_last_sentence():
 
 def test_a_repeated_sentence_inside_a_passage_is_not_a_fragment():
     # Sentences 3 and 8 of both documents are the same ("see below"): the
-    # cross pairs (3, 8) and (8, 3) lie inside the passage and are folded in.
+    # cross pairs (3, 8) and (8, 3) lie inside the passage; they join it
+    # instead of starting fragments, and the passage's alignment drops them.
     pairs = [P(i, i) for i in range(10)] + [P(3, 8), P(8, 3)]
     [span] = spans_for_documents("A", "B", sentences(10), sentences(10), pairs)
-    assert span.a_sentences == (0, 9) and len(span.pairs) == 12
+    assert span.a_sentences == (0, 9) and span.pairs == tuple(P(i, i) for i in range(10))
 
 
 def test_crossing_stray_pairs_merge_into_the_passage():
@@ -69,3 +72,32 @@ def test_edited_neighbours_and_inner_sentences_join_at_half_the_threshold():
     pairs = [P(1, 1), P(2, 2), P(4, 4)]
     [span] = spans_for_documents("A", "B", sentences(6), sentences(6), pairs, fill=(a_bags, b_bags, 0.6))
     assert [(p.a, p.b) for p in span.pairs] == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
+
+
+def test_monotone_alignment_keeps_split_sentences_and_drops_crossings():
+    # A's sentence 2 was split in two in B (2 and 3): both pairs stay.
+    split = [P(0, 0), P(1, 1), P(2, 2), P(2, 3), P(3, 4)]
+    assert monotone_alignment(split) == split
+    # A template line pairs with its look-alike elsewhere: the stray goes.
+    assert monotone_alignment([P(0, 0), P(1, 5, 0.7), P(1, 1), P(2, 2)]) == [P(0, 0), P(1, 1), P(2, 2)]
+    assert monotone_alignment([]) == [] and monotone_alignment([P(4, 2)]) == [P(4, 2)]
+
+
+def _best_chain_total(pairs):
+    # Plain O(n^2) reference: best total score of a chain with a and b non-decreasing.
+    ordered = sorted(set(pairs))
+    best = [p.score for p in ordered]
+    for j, q in enumerate(ordered):
+        for i in range(j):
+            p = ordered[i]
+            if p.a <= q.a and p.b <= q.b:
+                best[j] = max(best[j], best[i] + q.score)
+    return max(best, default=0.0)
+
+
+@given(st.lists(st.builds(P, st.integers(0, 8), st.integers(0, 8), st.sampled_from([0.3, 0.6, 1.0])), max_size=14))
+def test_monotone_alignment_is_the_best_in_order_chain(pairs):
+    kept = monotone_alignment(pairs)
+    assert set(kept) <= set(pairs) and kept == sorted(kept)
+    assert all(p.a <= q.a and p.b <= q.b for p, q in zip(kept, kept[1:]))
+    assert abs(sum(p.score for p in kept) - _best_chain_total(pairs)) < 1e-9
