@@ -1,4 +1,4 @@
-"""Refinement: trim the edges of a span to the characters that were copied.
+"""Refinement: move the edges of a span to the characters that were copied.
 
 A span is made of whole sentences: it starts where its first paired sentence
 starts and ends where its last one ends. When the two sentences paired at an
@@ -22,10 +22,12 @@ copy in the other side's neighbouring sentence (a sentence of the other side
 cut in two, of which only one half was paired) stays, and an edge that would
 cut a Latin word moves to the nearer end of that word.
 
-Edges only ever move inwards: a refined span lies inside the original one,
-starts and ends on non-white-space characters, and is never empty. Its
-sentence indices, pairs and score are unchanged: they still describe the
-copied sentence pairs. The stage is deterministic and cheap: two alignments
+Edges that were not trimmed may grow outwards instead, over text of the
+unpaired neighbouring sentences that is the same on both sides (see
+:func:`_grown`): a heading copied without its section number, a line too short
+to be paired. A refined span starts and ends on non-white-space characters
+and is never empty. Its sentence indices, pairs and score are unchanged:
+they still describe the copied sentence pairs. The stage is deterministic and cheap: two alignments
 per span, of sentences of at most ``max_sentence_chars`` characters.
 """
 
@@ -60,6 +62,15 @@ DEFAULT_MIN_RATIO = 1.5
 #: normalised away); below 80, one character in five differs and the best
 #: window's position no longer says where the copy lies.
 DEFAULT_MIN_SCORE = 80.0
+
+#: An edge grows over the common text of the neighbouring sentences only when
+#: it has at least this many normalised, non-space characters (a few words of
+#: English, a phrase of Chinese: shorter common endings, "的命令。" or
+#: "the system.", are chance) ...
+MIN_GROWTH = 12
+
+#: ... and it goes at most this many sentences beyond the paired ones.
+MAX_GROWTH_SENTENCES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +163,62 @@ def refine_span(
         _move_end(edges[tail.side], tail.end, _sentence_of(tail.side, last, a, b))
     a_edges = _settled(edges["a"], (span.a_start, span.a_end), text_a)
     b_edges = _settled(edges["b"], (span.b_start, span.b_end), text_b)
+    starts = _grown(span, a, b, normalise, from_end=False) if a_edges[0] == span.a_start and b_edges[0] == span.b_start else None
+    ends = _grown(span, a, b, normalise, from_end=True) if a_edges[1] == span.a_end and b_edges[1] == span.b_end else None
+    if starts is not None:
+        a_edges, b_edges = (starts[0], a_edges[1]), (starts[1], b_edges[1])
+    if ends is not None:
+        a_edges, b_edges = (a_edges[0], ends[0]), (b_edges[0], ends[1])
     if a_edges == (span.a_start, span.a_end) and b_edges == (span.b_start, span.b_end):
         return span
     return replace(span, a_start=a_edges[0], a_end=a_edges[1], b_start=b_edges[0], b_end=b_edges[1])
+
+
+def _grown(span: Span, a: _Side, b: _Side, normalise: Normaliser, *, from_end: bool) -> tuple[int, int] | None:
+    """New (A, B) start, or end, taking in copied text of the unpaired neighbours.
+
+    A copied passage often begins or ends with a sentence that was not
+    paired: a heading that lost its number ("5.4.2. Safe low level network
+    operations" / "Safe low level network operations"), a line too short to
+    match, a first sentence whose host text runs into it. When the sentences
+    just outside the span end alike (before a start) or begin alike (after
+    an end), character for character in normalised form, over at least
+    :data:`MIN_GROWTH` characters and half of the shorter of the two, that
+    common text is part of the copy and the edge moves out over it. A
+    neighbour copied whole lets the edge go on to the next one, at most
+    :data:`MAX_GROWTH_SENTENCES` sentences out.
+
+    Returns:
+        The moved (A, B) offsets, or None when nothing grows.
+    """
+    step = 1 if from_end else -1
+    i, m = (span.a_sentences[1], span.b_sentences[1]) if from_end else (span.a_sentences[0], span.b_sentences[0])
+    moved = None
+    for _ in range(MAX_GROWTH_SENTENCES):
+        i, m = i + step, m + step
+        ca, cb = a.compact(i, normalise), b.compact(m, normalise)
+        common = _common_length(ca.text, cb.text, from_end=not from_end)
+        if common < MIN_GROWTH or 2 * common < min(len(ca.text), len(cb.text)):
+            break
+        if from_end:
+            moved = (ca.origin[common - 1] + 1, cb.origin[common - 1] + 1)
+        else:
+            moved = (ca.origin[len(ca.text) - common], cb.origin[len(cb.text) - common])
+        if common < len(ca.text) or common < len(cb.text):
+            break
+    return moved
+
+
+def _common_length(x: str, y: str, *, from_end: bool) -> int:
+    """Length of the common prefix of x and y (common suffix with ``from_end``)."""
+    if from_end:
+        x, y = x[::-1], y[::-1]
+    count = 0
+    for p, q in zip(x, y):
+        if p != q:
+            break
+        count += 1
+    return count
 
 
 def refine_spans(

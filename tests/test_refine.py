@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from partialdup.refine import refine_span, refine_spans
+from partialdup.refine import MAX_GROWTH_SENTENCES, refine_span, refine_spans
 from partialdup.types import Sentence, SentencePair, Span
 
 
@@ -153,7 +153,9 @@ def documents(draw, shared):
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
-def test_a_refined_span_lies_inside_the_original(tokenizer, data):
+def test_a_refined_span_stays_within_its_reach(tokenizer, data):
+    # Edges move inwards inside the edge sentences, or outwards over at most
+    # MAX_GROWTH_SENTENCES neighbours; the span never ends up empty.
     shared = data.draw(TEXTS)
     text_a, a = data.draw(documents(shared))
     text_b, b = data.draw(documents(shared))
@@ -162,6 +164,31 @@ def test_a_refined_span_lies_inside_the_original(tokenizer, data):
     )
     span = span_of(a, b, pairs)
     refined = refine_span(span, text_a, text_b, a, b, tokenizer.normalise, min_score=data.draw(st.sampled_from([0.0, 50.0, 80.0])))
-    assert span.a_start <= refined.a_start < refined.a_end <= span.a_end
-    assert span.b_start <= refined.b_start < refined.b_end <= span.b_end
+    for side, sentences in (("a", a), ("b", b)):
+        first, last = getattr(span, f"{side}_sentences")
+        low = sentences[max(0, first - MAX_GROWTH_SENTENCES)].start
+        high = sentences[min(len(sentences) - 1, last + MAX_GROWTH_SENTENCES)].end
+        assert low <= getattr(refined, f"{side}_start") < getattr(refined, f"{side}_end") <= high
     assert (refined.a_sentences, refined.b_sentences, refined.pairs) == (span.a_sentences, span.b_sentences, span.pairs)
+
+
+# Debian Reference 2.100, section 5.4.2 (GPL-2+), and the same passage copied
+# without its section number, as a heading over its first paragraph.
+SECTION = "5.4.2.\u00a0Safe low level network operations\n\nYou may use low level network commands as follows safely since they do not change network configuration."
+COPY = "Proverbs 31\n\nSafe low level network operations\n\nYou may use low level network commands as follows safely since they do not change network configuration."
+
+
+def test_an_edge_grows_over_a_neighbour_copied_without_its_number(tokenizer):
+    a = [Sentence(0, 0, 11), Sentence(1, 13, 46), Sentence(2, 48, len(COPY))]
+    b = [Sentence(0, 0, 40), Sentence(1, 42, len(SECTION))]
+    refined = refine_span(span_of(a, b, [(2, 1)]), COPY, SECTION, a, b, tokenizer.normalise)
+    assert COPY[refined.a_start : refined.a_end] == COPY[13:]
+    assert SECTION[refined.b_start : refined.b_end] == SECTION[7:]
+
+
+def test_an_edge_does_not_grow_over_a_chance_common_ending(tokenizer):
+    text_a, text_b = "We fixed the system. The copy is here and long.", "It broke the system. The copy is here and long."
+    a = [Sentence(0, 0, 20), Sentence(1, 21, len(text_a))]
+    b = [Sentence(0, 0, 20), Sentence(1, 21, len(text_b))]
+    refined = refine_span(span_of(a, b, [(1, 1)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert (refined.a_start, refined.b_start) == (21, 21)
