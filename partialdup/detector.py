@@ -152,7 +152,7 @@ class Detector:
         """Sentences and their normalised tokens (method-independent; cacheable)."""
         sentences = self.splitter.split(document.text)
         tokens = tuple(
-            tuple(t.text for t in self.tokenizer.tokenize(document.text, s.start, s.end)) for s in sentences
+            tuple(self.tokenizer.words(document.text, s.start, s.end)) for s in sentences
         )
         return TokenizedDocument(document.id, sentences, tokens, document.text)
 

@@ -8,6 +8,7 @@ verification and sequence matching are shared by all of them.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from typing import Collection, Protocol, Sequence
@@ -79,17 +80,15 @@ def low_idf_sig_features(
     Returns:
         One tuple per feature, in sentence order; duplicates are kept.
     """
+    if not tokens:
+        return []
     kept = [i for i, tok in enumerate(tokens) if tok not in skip_words]
-    # rank[i] = position of token i among the kept tokens that come after or at it
+    starts = [0, *(i for i in range(1, len(tokens)) if tokens[i] in antecedents)]
     features: list[tuple[str, ...]] = []
-    next_kept = 0
-    for i, tok in enumerate(tokens):
-        while next_kept < len(kept) and kept[next_kept] <= i:
-            next_kept += 1
-        if i != 0 and tok not in antecedents:
-            continue
-        follow = kept[next_kept + spacing - 1 :: spacing][:chain]
-        features.append((tok, *(tokens[j] for j in follow)))
+    for i in starts:
+        after = bisect_right(kept, i)  # first kept token after the antecedent
+        follow = kept[after + spacing - 1 : after + spacing * chain : spacing]
+        features.append((tokens[i], *(tokens[j] for j in follow)))
     return features
 
 

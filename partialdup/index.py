@@ -65,15 +65,24 @@ class FeatureIndex:
     def __init__(self, *, max_postings: int = 2000) -> None:
         self.max_postings = max_postings
         self.sentences: list[IndexedSentence] = []
-        self._postings: dict[int, list[int]] = defaultdict(list)
+        self._lists: dict[int, list[int]] = defaultdict(list)
+        self._listed = 0  # sentences already in the posting lists
 
     def add(self, doc: int, sentence: int, bag: Bag) -> int:
         """Index a sentence; returns its key (keys increase from 0)."""
         key = len(self.sentences)
         self.sentences.append(IndexedSentence(doc, sentence, bag, sum(bag.values())))
-        for feature in bag:
-            self._postings[feature].append(key)
         return key
+
+    @property
+    def _postings(self) -> dict[int, list[int]]:
+        # Posting lists are made when first read: the vectorised search
+        # (partialdup.sparse) builds its own matrices and never needs them.
+        for key in range(self._listed, len(self.sentences)):
+            for feature in self.sentences[key].bag:
+                self._lists[feature].append(key)
+        self._listed = len(self.sentences)
+        return self._lists
 
     def frequent_features(self) -> int:
         """How many features exceed ``max_postings``."""

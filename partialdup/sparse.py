@@ -88,16 +88,16 @@ class SparseIndex:
         self._usual_t = self._usual.T.tocsr()
 
     def feature_count(self) -> int:
-        """Distinct features indexed."""
-        return self.index.feature_count()
+        """Distinct features indexed (as :meth:`FeatureIndex.feature_count`)."""
+        return len(self._columns.features)
 
     def posting_count(self) -> int:
-        """Postings stored (sentence-feature incidences)."""
-        return self.index.posting_count()
+        """Postings stored (as :meth:`FeatureIndex.posting_count`)."""
+        return int(self._columns.postings.sum())
 
     def frequent_features(self) -> int:
-        """How many features exceed ``max_postings``."""
-        return self.index.frequent_features()
+        """How many features exceed ``max_postings`` (as :meth:`FeatureIndex.frequent_features`)."""
+        return int(self._columns.frequent.sum())
 
     def search(
         self,

@@ -64,3 +64,28 @@ def test_every_nonempty_sentence_has_a_feature_per_antecedent(tokens, chain, spa
     expected = sum(1 for i, t in enumerate(tokens) if i == 0 or t in antecedents)
     assert len(features) == expected
     assert all(1 <= len(f) <= chain + 1 for f in features)
+
+
+
+def _features_by_definition(tokens, antecedents, chain, spacing, skip_words):
+    # The definition, spelt out: from every antecedent (and the first token),
+    # walk on over the non-skipped tokens and take every spacing-th, chain times.
+    out = []
+    for i, tok in enumerate(tokens):
+        if i and tok not in antecedents:
+            continue
+        later = [t for t in tokens[i + 1 :] if t not in skip_words]
+        out.append((tok, *later[spacing - 1 :: spacing][:chain]))
+    return out
+
+
+@given(
+    st.lists(st.sampled_from(["a", "the", "of", "to", "cat", "sat", "的", "软件", "x"]), max_size=15),
+    st.integers(0, 3),
+    st.integers(1, 3),
+)
+def test_features_follow_the_definition(tokens, chain, spacing):
+    antecedents, skip = {"of", "to", "的", "the"}, {"a", "the"}
+    assert low_idf_sig_features(tokens, antecedents, chain=chain, spacing=spacing, skip_words=skip) == (
+        _features_by_definition(tokens, antecedents, chain, spacing, skip)
+    )

@@ -71,3 +71,13 @@ def test_empty_index_and_empty_queries():
     index.add(0, 0, Counter({1: 1}))
     assert SparseIndex(index).search([], CopyRule(0.5)).key.tolist() == []
     assert SparseIndex(index).search_all(CopyRule(0.5)).key.tolist() == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(bags, max_size=12), st.integers(1, 4))
+def test_counts_agree_with_the_plain_index(indexed, max_postings):
+    index = _index(indexed, [0] * len(indexed), max_postings)
+    fast = SparseIndex(index)
+    assert fast.feature_count() == index.feature_count()
+    assert fast.posting_count() == index.posting_count()
+    assert fast.frequent_features() == index.frequent_features()

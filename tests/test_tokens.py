@@ -65,3 +65,11 @@ def test_hard_wrapped_chinese_gives_the_same_words(tokenizer):
     assert words(tokenizer, wrapped) == words(tokenizer, "可能没有明显的开始菜单入口。")
     [token] = [t for t in tokenizer.tokenize(wrapped) if t.text == "开始菜单"]
     assert wrapped[token.start : token.end] == "开始菜\n单"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet, max_size=80), st.data())
+def test_words_are_the_tokens_without_offsets(tokenizer, text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert tokenizer.words(text, start, end) == [t.text for t in tokenizer.tokenize(text, start, end)]
