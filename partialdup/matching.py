@@ -126,10 +126,11 @@ def spans_for_documents(
     """
     chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
     if fill is not None:
-        # Filling follows the passage's own alignment; the crossing pairs
-        # still hold the chains that share a passage together.
+        # Filling runs along the passage's alignment (a crossing stray pair
+        # would hide the gap it lies in); the strays stay in the chain only to
+        # hold the chains of one passage together while merging.
         chains = _merge_overlapping(
-            [_fill_between(chain, *fill) for chain in chains]
+            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill))) for chain in chains]
         )
     spans = []
     for chain in map(monotone_alignment, chains):
@@ -209,11 +210,13 @@ def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
     A sentence that recurs in a passage ("exit(EXIT_FAILURE);", a template
     line differing in one word) pairs with every occurrence on the other
     side; merged into one span, those pairs cross the passage's own pairs.
-    The alignment of a copied passage goes forward in both documents, so of
-    the pairs only a chain in which both a and b never decrease is kept (a
-    sentence split in two pairs twice with the same sentence, and stays),
-    the one with the largest sum of scores: a weighted longest increasing
-    subsequence, O(n log n) with a Fenwick tree over b.
+    The alignment of a copied passage goes forward in both documents, so only
+    a chain of pairs is kept in which each pair follows the one before it in
+    both documents, or repeats one of its sentences with the neighbour of the
+    other (a sentence split in two: (i, m) then (i, m + 1), or (i, m) then
+    (i + 1, m)); of those chains, the one with the largest sum of scores.
+    A weighted longest increasing subsequence, O(n log n) with a Fenwick tree
+    over b.
 
     Args:
         pairs: The pairs of one passage.
@@ -225,19 +228,29 @@ def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
     if len(ordered) < 2:
         return ordered
     ranks = {b: rank for rank, b in enumerate(sorted({p.b for p in ordered}), 1)}
-    tree: list[tuple[float, int]] = [(0.0, -1)] * (len(ranks) + 1)  # best (total, last pair) per b prefix
-    previous: list[int] = []
-    totals: list[float] = []
-    for k, pair in enumerate(ordered):
-        best, i = (0.0, -1), ranks[pair.b]
-        while i > 0:
-            best, i = max(best, tree[i]), i - (i & -i)
-        total = best[0] + pair.score
-        totals.append(total)
-        previous.append(best[1])
-        i = ranks[pair.b]
-        while i < len(tree):
-            tree[i], i = max(tree[i], (total, k)), i + (i & -i)
+    tree: list[tuple[float, int]] = [(0.0, -1)] * (len(ranks) + 1)  # best (total, pair) ending at b <= rank
+    ending: dict[tuple[int, int], tuple[float, int]] = {}  # best (total, pair) ending exactly at (a, b)
+    previous: list[int] = [-1] * len(ordered)
+    totals: list[float] = [0.0] * len(ordered)
+    start = 0
+    while start < len(ordered):  # one sentence of A at a time: its pairs see only earlier sentences in the tree
+        stop = start
+        while stop < len(ordered) and ordered[stop].a == ordered[start].a:
+            stop += 1
+        for k in range(start, stop):
+            pair = ordered[k]
+            best, i = (0.0, -1), ranks[pair.b] - 1  # strictly earlier in both documents
+            while i > 0:
+                best, i = max(best, tree[i]), i - (i & -i)
+            for split in ((pair.a, pair.b - 1), (pair.a - 1, pair.b)):  # one sentence split in two
+                best = max(best, ending.get(split, best))
+            totals[k], previous[k] = best[0] + pair.score, best[1]
+            ending[(pair.a, pair.b)] = (totals[k], k)
+        for k in range(start, stop):
+            i = ranks[ordered[k].b]
+            while i < len(tree):
+                tree[i], i = max(tree[i], (totals[k], k)), i + (i & -i)
+        start = stop
     k = max(range(len(ordered)), key=lambda j: (totals[j], j))
     kept = []
     while k >= 0:

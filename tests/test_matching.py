@@ -78,19 +78,24 @@ def test_monotone_alignment_keeps_split_sentences_and_drops_crossings():
     # A's sentence 2 was split in two in B (2 and 3): both pairs stay.
     split = [P(0, 0), P(1, 1), P(2, 2), P(2, 3), P(3, 4)]
     assert monotone_alignment(split) == split
-    # A template line pairs with its look-alike elsewhere: the stray goes.
+    # A template line pairs with its look-alike elsewhere: the stray goes,
+    # and so does one that pairs a sentence with a non-neighbouring one.
     assert monotone_alignment([P(0, 0), P(1, 5, 0.7), P(1, 1), P(2, 2)]) == [P(0, 0), P(1, 1), P(2, 2)]
+    assert monotone_alignment([P(47, 47), P(50, 47), P(50, 50)]) == [P(47, 47), P(50, 50)]
     assert monotone_alignment([]) == [] and monotone_alignment([P(4, 2)]) == [P(4, 2)]
 
 
 def _best_chain_total(pairs):
-    # Plain O(n^2) reference: best total score of a chain with a and b non-decreasing.
+    # Plain O(n^2) reference: best total score of a chain in which each pair
+    # follows the previous one in both documents or splits one of its sentences.
     ordered = sorted(set(pairs))
     best = [p.score for p in ordered]
     for j, q in enumerate(ordered):
         for i in range(j):
             p = ordered[i]
-            if p.a <= q.a and p.b <= q.b:
+            follows = p.a < q.a and p.b < q.b
+            split = (p.a, p.b + 1) == (q.a, q.b) or (p.a + 1, p.b) == (q.a, q.b)
+            if follows or split:
                 best[j] = max(best[j], best[i] + q.score)
     return max(best, default=0.0)
 
@@ -99,5 +104,8 @@ def _best_chain_total(pairs):
 def test_monotone_alignment_is_the_best_in_order_chain(pairs):
     kept = monotone_alignment(pairs)
     assert set(kept) <= set(pairs) and kept == sorted(kept)
-    assert all(p.a <= q.a and p.b <= q.b for p, q in zip(kept, kept[1:]))
+    assert all(
+        (p.a < q.a and p.b < q.b) or (p.a, p.b + 1) == (q.a, q.b) or (p.a + 1, p.b) == (q.a, q.b)
+        for p, q in zip(kept, kept[1:])
+    )
     assert abs(sum(p.score for p in kept) - _best_chain_total(pairs)) < 1e-9
