@@ -31,9 +31,13 @@ from .types import Bag
 
 __all__ = ["SparseIndex", "PairMatches"]
 
-#: Query sentences per matrix product: bounds the memory of one block of
-#: candidate pairs whatever the corpus size.
+#: Query sentences per matrix product, at most ...
 BLOCK_ROWS = 4096
+
+#: ... and postings a block may reach (each a candidate pair before the sum
+#: per pair): bounds the memory of one product, about 12 bytes each, whatever
+#: the corpus and however common its features.
+BLOCK_POSTINGS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -141,8 +145,7 @@ class SparseIndex:
     ) -> PairMatches:
         queries, keys, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
         candidates = 0
-        for low in range(0, usual.shape[0], BLOCK_ROWS):
-            high = min(low + BLOCK_ROWS, usual.shape[0])
+        for low, high in self._block_bounds(usual):
             query, key, shared = self._candidates(usual, frequent, low, high, query_docs, below_self)
             candidates += len(query)
             keep, score = _accept(shared, sizes[query], self._sizes[key], rule)
@@ -152,6 +155,21 @@ class SparseIndex:
         query, key, score = np.concatenate(queries), np.concatenate(keys), np.concatenate(scores)
         order = np.lexsort((key, query))  # blocks are in query order; keys within a row may not be
         return PairMatches(query[order], key[order], score[order], candidates, skipped)
+
+    def _block_bounds(self, usual: sparse.csr_matrix) -> list[tuple[int, int]]:
+        """Row ranges of at most BLOCK_ROWS rows and, but for a single row,
+        at most BLOCK_POSTINGS postings reached."""
+        held = np.diff(self._usual_t.indptr).astype(np.int64)  # sentences holding each column
+        cost = usual @ held if usual.shape[1] else np.zeros(usual.shape[0], np.int64)
+        bounds, low, spent = [], 0, 0
+        for row, reach in enumerate(cost.tolist()):
+            if row > low and (row - low >= BLOCK_ROWS or spent + reach > BLOCK_POSTINGS):
+                bounds.append((low, row))
+                low, spent = row, 0
+            spent += reach
+        if low < usual.shape[0]:
+            bounds.append((low, usual.shape[0]))
+        return bounds
 
     def _candidates(
         self,

@@ -81,3 +81,18 @@ def test_counts_agree_with_the_plain_index(indexed, max_postings):
     assert fast.feature_count() == index.feature_count()
     assert fast.posting_count() == index.posting_count()
     assert fast.frequent_features() == index.frequent_features()
+
+
+def test_blocks_bound_the_postings_reached(monkeypatch):
+    import partialdup.sparse as module
+
+    bags = [Counter({1: 1, 2: 1}) for _ in range(40)]
+    index = _index(bags, list(range(40)), max_postings=100)
+    whole = SparseIndex(index).search_all(CopyRule(0.5))
+    monkeypatch.setattr(module, "BLOCK_POSTINGS", 10)
+    fast = SparseIndex(index)
+    # Every row reaches 2 features x 40 sentences = 80 postings, over the bound: one row a block.
+    assert fast._block_bounds(fast._usual) == [(row, row + 1) for row in range(40)]
+    small = fast.search_all(CopyRule(0.5))
+    assert (small.query.tolist(), small.key.tolist()) == (whole.query.tolist(), whole.key.tolist())
+    assert len(whole.key) == 40 * 39 // 2
