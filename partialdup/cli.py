@@ -212,7 +212,7 @@ def _run_eval(args: argparse.Namespace) -> int:
           f"sentences and tokens in {tokenized.seconds:.2f}s", file=sys.stderr)
     if not args.json:
         print(f"{'method':14} {'params':8} {'tau':>5} {'P':>6} {'R':>6} {'F1':>6} {'plagdet':>7} {'gran':>5} "
-              f"{'features':>9} {'bytes':>10} {'index s':>8} {'compare s':>9}")
+              f"{'features':>9} {'bytes':>10} {'index s':>8} {'compare s':>9} {'search s':>8}")
     for method in args.methods:
         for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
             for threshold in args.thresholds or [None]:
@@ -226,7 +226,7 @@ def _run_eval(args: argparse.Namespace) -> int:
                 else:
                     print(f"{row.method:14} {row.params:8} {row.threshold:5.2f} {row.precision:6.3f} {row.recall:6.3f} "
                           f"{row.f1:6.3f} {row.plagdet:7.3f} {row.granularity:5.2f} {row.features:9d} "
-                          f"{row.index_bytes:10d} {row.index_seconds:8.3f} {row.compare_seconds:9.3f}", flush=True)
+                          f"{row.index_bytes:10d} {row.index_seconds:8.3f} {row.compare_seconds:9.3f} {row.search_seconds:8.3f}", flush=True)
     return EXIT_OK
 
 

@@ -186,8 +186,8 @@ class Detector:
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         return self._detection(docs, docs, found, index, found_pairs, boilerplate, boilerplate)
 
-    def _matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
-        # Long enough to be looked up on its own.
+    def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
+        """Whether a sentence is long enough to be looked up on its own."""
         return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
 
     def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
@@ -215,7 +215,7 @@ class Detector:
         index = FeatureIndex(max_postings=self.max_postings)
         for number, doc in enumerate(references):
             for position, bag in enumerate(doc.bags):
-                if self._matchable(doc, position):
+                if self.matchable(doc, position):
                     index.add(number, position, bag)
         return SparseIndex(index)
 
@@ -237,7 +237,7 @@ class Detector:
                 are reported, as in PAN's pairs file.
         """
         query_docs = [self.features(d) for d in queries]
-        queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self._matchable(doc, s)]
+        queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
         found_pairs = index.search([query_docs[q].bags[s] for q, s in queries_at], self.rule)
         sentences = index.index.sentences
         by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
@@ -276,7 +276,7 @@ class Detector:
 
         def ranks(side: int, number: int, doc: DocumentFeatures, skip: set[tuple[int, int]]) -> list[int]:
             if (side, number) not in cache:
-                flags = [self._matchable(doc, i) and (number, i) not in skip for i in range(len(doc.bags))]
+                flags = [self.matchable(doc, i) and (number, i) not in skip for i in range(len(doc.bags))]
                 cache[(side, number)] = matchable_ranks(flags)
             return cache[(side, number)]
 

@@ -5,6 +5,7 @@ from hypothesis import given, settings, strategies as st
 
 from partialdup.detector import DetectorConfig
 from partialdup.methods import make_detector
+from partialdup.refine import MAX_GROWTH_SENTENCES
 from partialdup.types import Document
 
 
@@ -80,18 +81,30 @@ sentence = st.builds(
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=8), st.lists(sentence, max_size=5), st.integers(0, 8))
-def test_span_offsets_round_trip(detector, shared, extra, cut):
+def test_span_offsets_round_trip(tokenizer, idf, detector, shared, extra, cut):
     a_text = "".join(extra[:cut % (len(extra) + 1)] + shared + extra)
     b_text = "".join(shared)
-    for span in detector.detect([Document("a", a_text), Document("b", b_text)]).spans:
-        a_sentences = detector.splitter.split(a_text)
-        b_sentences = detector.splitter.split(b_text)
+    docs = [Document("a", a_text), Document("b", b_text)]
+    a_sentences = detector.splitter.split(a_text)
+    b_sentences = detector.splitter.split(b_text)
+    # Without refinement a span runs from its first sentence to its last.
+    whole = make_detector("low-idf-sig", idf, DetectorConfig(refine=False), tokenizer=tokenizer)
+    for span in whole.detect(docs).spans:
         assert span.a_start == a_sentences[span.a_sentences[0]].start
         assert span.a_end == a_sentences[span.a_sentences[1]].end
         assert span.b_start == b_sentences[span.b_sentences[0]].start
         assert span.b_end == b_sentences[span.b_sentences[1]].end
-        assert 0 <= span.a_start < span.a_end <= len(a_text)
-        assert 0.6 <= span.score <= 1.0
+        assert 0.0 < span.score <= 1.0
+    # Refined edges stay within reach of those sentences and on text.
+    for span in detector.detect(docs).spans:
+        for text, sentences, (first, last), start, end in (
+            (a_text, a_sentences, span.a_sentences, span.a_start, span.a_end),
+            (b_text, b_sentences, span.b_sentences, span.b_start, span.b_end),
+        ):
+            low = sentences[max(0, first - MAX_GROWTH_SENTENCES)].start
+            high = sentences[min(len(sentences) - 1, last + MAX_GROWTH_SENTENCES)].end
+            assert low <= start < end <= high
+            assert not text[start].isspace() and not text[end - 1].isspace()
 
 
 def test_boilerplate_shared_by_many_documents_is_not_reported(tokenizer, idf):
