@@ -127,7 +127,7 @@ class Detector:
         extractor: FeatureExtractor,
         *,
         threshold: float = 0.6,
-        containment: float = 0.0,
+        containment: float = 0.8,
         min_contained: int = 3,
         gap: int = 3,
         max_postings: int = 2000,

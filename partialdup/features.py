@@ -48,7 +48,10 @@ def stable_hash(parts: Sequence[str]) -> int:
 class FeatureExtractor(Protocol):
     """Turns one sentence's normalised tokens into its bag of features."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The method's name (``"low-idf-sig"``, ``"3-shingle"``, ...)."""
+        ...
 
     def bag(self, tokens: Sequence[str]) -> Counter[int]:
         """Return the sentence's bag: feature hash -> multiplicity."""

@@ -57,7 +57,7 @@ def chain_pairs(
     for pair in sorted(pairs):
         rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
         rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
-        still_open = []
+        still_open: list[_Chain] = []
         for chain in open_chains:
             (still_open if chain.last_a >= rank_a - reach else done).append(chain)
         open_chains = still_open
