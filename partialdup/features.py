@@ -70,8 +70,11 @@ def low_idf_sig_features(
 
     A feature starts at every antecedent and at the sentence's first token, and
     continues with the next ``chain`` tokens taken every ``spacing`` tokens,
-    counted over the tokens that are not skip words. Near the end of a sentence
-    the chain is shorter rather than dropped, so every sentence has a feature.
+    counted over the tokens that are not skip words. An antecedent too near the
+    end of the sentence for a whole chain starts no feature: such a chain says
+    where the sentence ends, which is what a copy whose boundaries moved does
+    not share with its source (a verse copied out of a longer sentence). The
+    first token's feature is kept however short, so every sentence has one.
 
     Args:
         tokens: The sentence's normalised tokens.
@@ -91,6 +94,8 @@ def low_idf_sig_features(
     for i in starts:
         after = bisect_right(kept, i)  # first kept token after the antecedent
         follow = kept[after + spacing - 1 : after + spacing * chain : spacing]
+        if len(follow) < chain and i:
+            continue  # an unfinished chain only says where the sentence ends
         features.append((tokens[i], *(tokens[j] for j in follow)))
     return features
 

@@ -2,7 +2,7 @@ from collections import Counter
 
 from hypothesis import given, strategies as st
 
-from partialdup.features import LowIdfSig, low_idf_sig_features, stable_hash
+from partialdup.features import DEFAULT_SKIP_WORDS, LowIdfSig, low_idf_sig_features, stable_hash
 
 PAPER_SENTENCE = (
     "As we are taking your candidature ahead we would like to highlight that INTEL as an "
@@ -37,11 +37,11 @@ def test_spacing_takes_every_dth_token():
     assert features == [("a", "c", "e")]
 
 
-def test_first_token_is_an_antecedent_and_short_chains_are_kept():
+def test_first_token_always_starts_a_feature_and_unfinished_chains_are_dropped():
     assert low_idf_sig_features(["hello"], set(), chain=3, spacing=1) == [("hello",)]
+    # "of" has one token after it, not three: no feature starts there.
     assert low_idf_sig_features(["x", "y", "of", "z"], {"of"}, chain=3, spacing=1, skip_words=()) == [
         ("x", "y", "of", "z"),
-        ("of", "z"),
     ]
 
 
@@ -61,21 +61,27 @@ def test_empty_sentence_has_no_features():
 def test_every_nonempty_sentence_has_a_feature_per_antecedent(tokens, chain, spacing):
     antecedents = {"of", "的"}
     features = low_idf_sig_features(tokens, antecedents, chain=chain, spacing=spacing)
-    expected = sum(1 for i, t in enumerate(tokens) if i == 0 or t in antecedents)
-    assert len(features) == expected
-    assert all(1 <= len(f) <= chain + 1 for f in features)
+    def room(i):  # non-skipped tokens after position i
+        return sum(1 for t in tokens[i + 1 :] if t not in DEFAULT_SKIP_WORDS)
 
+    needed = spacing * chain  # the last chained token is spacing * chain tokens on
+    complete = [i for i, t in enumerate(tokens) if i and t in antecedents and room(i) >= needed]
+    assert len(features) == (1 if tokens else 0) + len(complete)
+    assert all(len(f) == chain + 1 for f in features[1:])
 
 
 def _features_by_definition(tokens, antecedents, chain, spacing, skip_words):
     # The definition, spelt out: from every antecedent (and the first token),
-    # walk on over the non-skipped tokens and take every spacing-th, chain times.
+    # walk on over the non-skipped tokens and take every spacing-th, chain
+    # times; an antecedent too near the end for a whole chain starts nothing.
     out = []
     for i, tok in enumerate(tokens):
         if i and tok not in antecedents:
             continue
-        later = [t for t in tokens[i + 1 :] if t not in skip_words]
-        out.append((tok, *later[spacing - 1 :: spacing][:chain]))
+        follow = [t for t in tokens[i + 1 :] if t not in skip_words][spacing - 1 :: spacing][:chain]
+        if i and len(follow) < chain:
+            continue
+        out.append((tok, *follow))
     return out
 
 
