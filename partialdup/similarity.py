@@ -47,10 +47,7 @@ def bag_jaccard(a: Bag, b: Bag, *, score_cutoff: float | None = None) -> float:
     """
     shared = shared_count(a, b)
     union = bag_size(a) + bag_size(b) - shared
-    score = shared / union if union else 0.0
-    if score_cutoff is not None and score < score_cutoff:
-        return 0.0
-    return score
+    return _cut(shared / union if union else 0.0, score_cutoff)
 
 
 def jaccard_upper_bound(size_a: int, size_b: int) -> float:
@@ -72,10 +69,12 @@ def bag_containment(a: Bag, b: Bag, *, score_cutoff: float | None = None) -> flo
         A value in [0, 1]; 0.0 when either bag is empty.
     """
     smaller = min(bag_size(a), bag_size(b))
-    score = shared_count(a, b) / smaller if smaller else 0.0
-    if score_cutoff is not None and score < score_cutoff:
-        return 0.0
-    return score
+    return _cut(shared_count(a, b) / smaller if smaller else 0.0, score_cutoff)
+
+
+def _cut(score: float, score_cutoff: float | None) -> float:
+    # RapidFuzz convention: a score below the cutoff is reported as 0.
+    return 0.0 if score_cutoff is not None and score < score_cutoff else score
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ from collections import Counter
 from hypothesis import given, strategies as st
 
 from partialdup.index import FeatureIndex
-from partialdup.similarity import bag_jaccard, jaccard_upper_bound
+from partialdup.similarity import CopyRule, bag_containment, bag_jaccard, bag_size, jaccard_upper_bound, shared_count
 
 bags = st.dictionaries(st.integers(0, 12), st.integers(1, 3), max_size=8).map(Counter)
 
@@ -40,3 +40,20 @@ def test_index_agrees_with_reference_scorer(indexed, query, threshold, max_posti
             assert abs(found[key] - expected) < 1e-12
         else:
             assert key not in found
+
+
+def test_bag_containment_hand_computed():
+    small, large = Counter({1: 1, 2: 1, 3: 1}), Counter({1: 1, 2: 1, 4: 1, 5: 1})
+    assert bag_containment(small, large) == 2 / 3 == bag_containment(large, small)
+    assert bag_containment(small, Counter()) == 0.0
+    assert bag_containment(small, large, score_cutoff=0.7) == 0.0
+
+
+@given(bags, bags, st.sampled_from([0.3, 0.6, 1.0]), st.sampled_from([0.0, 0.5, 0.8]), st.integers(1, 4))
+def test_copy_rule_agrees_with_the_scorers(a, b, threshold, containment, min_contained):
+    # The rule decides from counts; the scorers are its plain reference.
+    rule = CopyRule(threshold, containment, min_contained)
+    by_scores = bag_jaccard(a, b) >= threshold or (
+        containment > 0 and min(bag_size(a), bag_size(b)) >= min_contained and bag_containment(a, b) >= containment
+    )
+    assert rule.accepts(shared_count(a, b), bag_size(a), bag_size(b)) == by_scores
