@@ -10,10 +10,10 @@ document plus building the inverted index of the source sentences; *compare
 time* is querying every suspicious sentence against that index, bag-Jaccard
 verification, sequence matching and edge refinement; *search time* is the
 sentence-pair search alone (candidates from the index and their
-verification, the paper's comparison), timed apart as the best of three runs
-of :meth:`partialdup.sparse.SparseIndex.search`. *Index bytes* is the size of a compact
-serialisation of the index: 8 bytes per distinct feature plus 6 bytes per
-posting (4-byte sentence number, 2-byte multiplicity).
+verification, the paper's comparison), timed apart as the best of three
+runs of :meth:`partialdup.sparse.SparseIndex.search`. *Index bytes* is the
+size of a compact serialisation of the index: 8 bytes per distinct feature
+plus 6 bytes per posting (4-byte sentence number, 2-byte multiplicity).
 """
 
 from __future__ import annotations
@@ -158,8 +158,7 @@ def evaluate_method(
     index_seconds = time.perf_counter() - start
 
     start = time.perf_counter()
-    found = detector.check_against(suspicious, sources, index, only_pairs=set(gold.pairs))
-    spans = found.spans
+    spans = detector.check_against(suspicious, sources, index, only_pairs=set(gold.pairs)).spans
     compare_seconds = time.perf_counter() - start
 
     queries = [doc.bags[i] for doc in suspicious for i in range(len(doc.bags)) if detector.matchable(doc, i)]
