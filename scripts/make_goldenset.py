@@ -855,7 +855,7 @@ def pick_passage(rng, corpus, src, max_len, tries=30):
     ok = []
     for a, b in sp:
         t = text[a:b]
-        k = check_key(t)
+        k = short_key(t)  # boilerplate at any length >= 2, as documented (was check_key: >= 10 only)
         ok.append(eligible_sentence(t) and not (k and corpus.boiler(k)) and len(t) <= 600)
     starts = [i for i in range(len(sp)) if ok[i]]
     if not starts:
