@@ -1,7 +1,8 @@
 """The detector: documents in, duplicated spans out.
 
 :class:`Detector` strings the stages together (sentences -> tokens -> features
--> index -> sentence pairs -> spans). It does no I/O: reading files and writing
+-> index -> sentence pairs -> spans -> refined edges -> one origin per query
+passage). It does no I/O: reading files and writing
 JSONL live in :mod:`partialdup.reader` and :mod:`partialdup.output`, so other
 engines and front ends can wrap it.
 """
@@ -9,12 +10,13 @@ engines and front ends can wrap it.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Collection, Iterable, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
+from .origin import single_origin
 from .refine import refine_spans
 from .sentences import SentenceSplitter
 from .similarity import CopyRule
@@ -60,6 +62,11 @@ class DetectorConfig:
         skip_words: Tokens passed over inside chains.
         refine: Trim span edges to the aligned characters where the text is
             known (see :mod:`partialdup.refine`).
+        single_origin: In ``check`` (A = query), a query passage has one
+            origin per reference document: a span whose query side lies
+            mostly inside longer spans of the same pair is dropped (see
+            :mod:`partialdup.origin`). ``detect`` has no query side and keeps
+            every span.
     """
 
     antecedents: int = 50
@@ -75,6 +82,7 @@ class DetectorConfig:
     boilerplate: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
     refine: bool = True
+    single_origin: bool = True
 
     def __post_init__(self) -> None:
         if self.antecedents < 0 or self.chain < 0 or self.spacing < 1 or self.gap < 0:
@@ -118,6 +126,8 @@ class Detector:
             reported (0: off).
         refine: Trim span edges to the aligned characters (documents whose
             text is known: given as :class:`Document`, or tokenized from one).
+        single_origin: In :meth:`check`, drop spans whose query side is
+            mostly explained by longer spans of the same document pair.
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
         splitter: Shared sentence splitter; one is made when None.
     """
@@ -134,6 +144,7 @@ class Detector:
         min_tokens: int = 3,
         boilerplate: int = 3,
         refine: bool = True,
+        single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
     ) -> None:
@@ -145,6 +156,7 @@ class Detector:
         self.min_tokens = min_tokens
         self.boilerplate = boilerplate
         self.refine = refine
+        self.single_origin = single_origin
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
@@ -257,7 +269,10 @@ class Detector:
             for other, (_, score) in zip(others, matches):
                 if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
                     found[(q, other.doc)].append(SentencePair(s, other.sentence, round(score, 6)))
-        return self._detection(query_docs, references, found, index, found_pairs, query_boilerplate, reference_boilerplate)
+        detection = self._detection(query_docs, references, found, index, found_pairs, query_boilerplate, reference_boilerplate)
+        if not self.single_origin:
+            return detection
+        return replace(detection, spans=tuple(single_origin(detection.spans)))
 
     def _detection(
         self,
@@ -302,7 +317,6 @@ class Detector:
             boilerplate_sentences=len(a_boilerplate),
         )
         return Detection(tuple(spans), run)
-
 
     def _refined(
         self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]

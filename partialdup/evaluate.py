@@ -220,6 +220,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         min_tokens=detector.min_tokens,
         boilerplate=detector.boilerplate,
         refine=detector.refine,
+        single_origin=detector.single_origin,
         tokenizer=detector.tokenizer,
         splitter=detector.splitter,
     )

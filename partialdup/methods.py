@@ -71,5 +71,6 @@ def make_detector(
         min_tokens=config.min_tokens,
         boilerplate=config.boilerplate,
         refine=config.refine,
+        single_origin=config.single_origin,
         **shared,  # type: ignore[arg-type]
     )

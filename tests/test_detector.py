@@ -146,3 +146,37 @@ def test_containment_finds_a_sentence_copied_out_of_a_longer_one(tokenizer, idf,
         [span] = spans
         assert KJV_COPY[span.a_start : span.a_end] == KJV_COPY.strip().split("\n\n")[1]
         assert span.pairs[0].score < 0.6  # found by containment, not by bag-Jaccard
+
+
+# Genesis 1:1-5 and 1:6-9 (KJV, public domain); the reference repeats verse 3
+# after four other verses, as a revised document repeats a paragraph.
+GENESIS = (
+    "In the beginning God created the heaven and the earth. "
+    "And the earth was without form, and void; and darkness was upon the face of the deep. "
+    "And the Spirit of God moved upon the face of the waters. "
+    "And God said, Let there be light: and there was light. "
+    "And God saw the light, that it was good: and God divided the light from the darkness."
+)
+GENESIS_ON = (
+    "And God said, Let there be a firmament in the midst of the waters, and let it divide the waters from the waters. "
+    "And God made the firmament, and divided the waters which were under the firmament from the waters which were above the firmament: and it was so. "
+    "And God called the firmament Heaven. And the evening and the morning were the second day. "
+    "And God said, Let the waters under the heaven be gathered together unto one place, and let the dry land appear: and it was so."
+)
+VERSE_3 = "And God said, Let there be light: and there was light."
+
+
+@pytest.mark.parametrize("single_origin, expected", [(True, 1), (False, 2)])
+def test_check_gives_a_query_passage_one_origin_per_reference(tokenizer, idf, single_origin, expected):
+    reference = f"{GENESIS}\n\n{GENESIS_ON}\n\n{VERSE_3}\n"
+    config = DetectorConfig(single_origin=single_origin)
+    detector = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer)
+    spans = detector.check([Document("copy", GENESIS)], [Document("reference", reference)]).spans
+    assert len(spans) == expected
+    assert (spans[0].a_start, spans[0].a_end, spans[0].b_start) == (0, len(GENESIS), 0)
+
+
+def test_detect_keeps_both_quotes_of_a_repeated_passage(detector):
+    # detect has no query side: the sentence quoted twice by B is two copies.
+    spans = detector.detect([Document("a", GENESIS), Document("b", f"{GENESIS}\n\n{GENESIS_ON}\n\n{VERSE_3}\n")]).spans
+    assert len(spans) == 2
