@@ -83,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
     evaluate.add_argument("--no-refine", action="store_true", help="score whole-sentence span edges (no character-level trimming)")
+    evaluate.add_argument("--no-rejoin", action="store_true", help="do not match neighbouring sentences read as one across a line break")
     evaluate.add_argument("--all-origins", action="store_true", help="keep spans that re-explain a suspicious passage already explained by a longer span")
     evaluate.set_defaults(run=_run_eval)
 
@@ -114,6 +115,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
     parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
     parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
+    parser.add_argument("--no-rejoin", action="store_true", help="do not also match neighbouring sentences read as one across a line break that may be a wrap")
     parser.add_argument("--all-origins", action="store_true", help="check/pan: also report a query passage's matches with repeats in the same reference (default: one origin per passage)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
 
@@ -132,6 +134,7 @@ def _detector(args: argparse.Namespace) -> Detector:
             min_tokens=args.min_tokens,
             boilerplate=args.boilerplate,
             refine=not args.no_refine,
+            rejoin=not args.no_rejoin,
             single_origin=not args.all_origins,
         )
     except ValueError as error:
@@ -219,7 +222,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     for method in args.methods:
         for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
             for threshold in args.thresholds or [None]:
-                config = DetectorConfig(antecedents=n, refine=not args.no_refine, single_origin=not args.all_origins)
+                config = DetectorConfig(antecedents=n, refine=not args.no_refine, rejoin=not args.no_rejoin, single_origin=not args.all_origins)
                 detector = make_detector(method, idf, config, threshold=threshold,
                                          tokenizer=shared.tokenizer, splitter=shared.splitter)
                 params = f"n={n}" if method == "low-idf-sig" else ""

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Collection, Iterable, Sequence, Union
+from typing import Collection, Iterable, Iterator, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
 from .origin import single_origin
 from .refine import refine_spans
-from .sentences import SentenceSplitter
+from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
 from .sparse import PairMatches, SparseIndex
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, SentencePair, Span, TokenizedDocument
 
-__all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
+__all__ = ["Detector", "DetectorConfig", "Detection", "ReferenceIndex", "AnyDocument"]
 
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
@@ -62,6 +62,10 @@ class DetectorConfig:
         skip_words: Tokens passed over inside chains.
         refine: Trim span edges to the aligned characters where the text is
             known (see :mod:`partialdup.refine`).
+        rejoin: Also match two neighbouring sentences read as one where a
+            line break may have cut a sentence in two (see
+            :func:`partialdup.sentences.rejoinable`); such a pair of sentences
+            is a copy of one sentence by bag-Jaccard only.
         single_origin: In ``check`` (A = query), a query passage has one
             origin per reference document: a span whose query side lies
             mostly inside longer spans of the same pair is dropped (see
@@ -82,6 +86,7 @@ class DetectorConfig:
     boilerplate: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
     refine: bool = True
+    rejoin: bool = True
     single_origin: bool = True
 
     def __post_init__(self) -> None:
@@ -107,6 +112,30 @@ class Detection:
     stats: RunStats = field(default_factory=RunStats)
 
 
+@dataclass(frozen=True)
+class ReferenceIndex:
+    """Reference documents, indexed for :meth:`Detector.check_against`.
+
+    Attributes:
+        sentences: One row per matchable sentence; its ``index`` is the plain
+            :class:`FeatureIndex` it was built from.
+        joins: One row per rejoined pair of neighbouring sentences (see
+            :attr:`DocumentFeatures.joins`); an entry's ``sentence`` is the
+            first of the two.
+    """
+
+    sentences: SparseIndex
+    joins: SparseIndex
+
+    def feature_count(self) -> int:
+        """Distinct features stored, counted in each of the two indexes."""
+        return self.sentences.feature_count() + self.joins.feature_count()
+
+    def posting_count(self) -> int:
+        """Postings stored in the two indexes."""
+        return self.sentences.posting_count() + self.joins.posting_count()
+
+
 class Detector:
     """Finds passages copied between documents.
 
@@ -126,6 +155,8 @@ class Detector:
             reported (0: off).
         refine: Trim span edges to the aligned characters (documents whose
             text is known: given as :class:`Document`, or tokenized from one).
+        rejoin: Also match neighbouring sentences read as one across a line
+            break that may be a wrap.
         single_origin: In :meth:`check`, drop spans whose query side is
             mostly explained by longer spans of the same document pair.
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
@@ -144,6 +175,7 @@ class Detector:
         min_tokens: int = 3,
         boilerplate: int = 3,
         refine: bool = True,
+        rejoin: bool = True,
         single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
@@ -156,22 +188,36 @@ class Detector:
         self.min_tokens = min_tokens
         self.boilerplate = boilerplate
         self.refine = refine
+        self.rejoin = rejoin
         self.single_origin = single_origin
+        # Rejoined sentences pair with a whole sentence by bag-Jaccard only:
+        # containment would let any sentence match the longer rejoined pair
+        # holding it, and extend every span over the next line.
+        self._join_rule = CopyRule(threshold, 0.0, min_contained)
         self.tokenizer = tokenizer or Tokenizer()
         self.splitter = splitter or SentenceSplitter()
 
     def tokenize(self, document: Document) -> TokenizedDocument:
         """Sentences and their normalised tokens (method-independent; cacheable)."""
-        sentences = self.splitter.split(document.text)
-        tokens = tuple(
-            tuple(self.tokenizer.words(document.text, s.start, s.end)) for s in sentences
+        text = document.text
+        sentences = self.splitter.split(text)
+        tokens = tuple(tuple(self.tokenizer.words(text, s.start, s.end)) for s in sentences)
+        joins = tuple(
+            (i, tuple(self.tokenizer.words(text, sentences[i].start, sentences[i + 1].end)))
+            for i in (rejoinable(text, sentences) if self.rejoin else ())
+            if tokens[i] and tokens[i + 1]
         )
-        return TokenizedDocument(document.id, sentences, tokens, document.text)
+        return TokenizedDocument(document.id, sentences, tokens, text, joins)
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
         bags = tuple(self.extractor.bag(words) for words in document.tokens)
-        return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text)
+        joins = tuple(
+            (i, bag)
+            for i, words in (document.joins if self.rejoin else ())
+            if len(words) >= self.min_tokens and (bag := self.extractor.bag(words))
+        )
+        return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text, joins)
 
     def features(self, document: Document | TokenizedDocument | DocumentFeatures) -> DocumentFeatures:
         """Run the stages a document still needs, up to its features."""
@@ -184,19 +230,45 @@ class Detector:
     def detect(self, documents: Iterable[AnyDocument]) -> Detection:
         """Every copied passage between any two of the documents."""
         docs = [self.features(d) for d in documents]
-        index = self.build_index(docs)
-        found_pairs = index.search_all(self.rule)
-        sentences = index.index.sentences
+        index = self.build_index(docs, joins=False)
+        found_pairs = index.sentences.search_all(self.rule)
+        sentences = index.sentences.index.sentences
         matches = list(zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()))
         common = self._boilerplate_keys(matches, sentences)
         found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        direct: dict[tuple[tuple[int, int], tuple[int, int]], float] = {}
         for key, other_key, score in matches:
             if key in common or other_key in common:
                 continue
-            entry, other = sentences[key], sentences[other_key]
-            _record(found, docs, (entry.doc, entry.sentence), (other.doc, other.sentence), score)
+            first, second = (sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence)
+            _record(found, docs, first, second, score)
+            direct[(first, second)] = direct[(second, first)] = score
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
-        return self._detection(docs, docs, found, index, found_pairs, boilerplate, boilerplate)
+        # Every document's rejoined sentences against every other's sentences
+        # covers both directions: no rejoined pair meets another.
+        rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
+        joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
+        for row, entry, score in self._joined_hits(joined, sentences):
+            d, i = rows[row]
+            other = (entry.doc, entry.sentence)
+            if not {(d, i), (d, i + 1), other} & boilerplate and _better(score, direct, ((d, i), other), ((d, i + 1), other)):
+                for part in (i, i + 1):
+                    _record(found, docs, (d, part), other, score)
+        return self._detection(docs, docs, found, index, (found_pairs, joined), boilerplate, boilerplate)
+
+    def _joined_hits(self, found: PairMatches, entries: Sequence[IndexedSentence]) -> Iterator[tuple[int, IndexedSentence, float]]:
+        # (row, indexed entry, score) of a search for rejoined sentences or
+        # against them, leaving out rows that match `boilerplate` documents or more.
+        # Callers also leave out a hit whose part pairs directly at least as
+        # well (see _better).
+        hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+        for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
+            hits[row].append((entries[key], score))
+        for row, entry_scores in hits.items():
+            if self.boilerplate and len({entry.doc for entry, _ in entry_scores}) >= self.boilerplate:
+                continue
+            for entry, score in entry_scores:
+                yield row, entry, score
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
@@ -217,25 +289,29 @@ class Detector:
         reference_docs = [self.features(d) for d in references]
         return self.check_against(queries, reference_docs, self.build_index(reference_docs))
 
-    def build_index(self, references: Sequence[DocumentFeatures]) -> SparseIndex:
+    def build_index(self, references: Sequence[DocumentFeatures], *, joins: bool = True) -> ReferenceIndex:
         """Index the sentences of reference documents (document number = position).
 
-        Returns:
-            The index, ready to search; its ``index`` attribute is the plain
-            :class:`FeatureIndex` (postings, counts) it was built from.
+        Args:
+            references: The documents to index.
+            joins: Also index their rejoined sentences (``check`` looks whole
+                query sentences up there; ``detect`` needs no such index).
         """
-        index = FeatureIndex(max_postings=self.max_postings)
+        sentences = FeatureIndex(max_postings=self.max_postings)
+        joined = FeatureIndex(max_postings=self.max_postings)
         for number, doc in enumerate(references):
             for position, bag in enumerate(doc.bags):
                 if self.matchable(doc, position):
-                    index.add(number, position, bag)
-        return SparseIndex(index)
+                    sentences.add(number, position, bag)
+            for position, bag in doc.joins if joins else ():
+                joined.add(number, position, bag)
+        return ReferenceIndex(SparseIndex(sentences), SparseIndex(joined))
 
     def check_against(
         self,
         queries: Iterable[AnyDocument],
         references: Sequence[DocumentFeatures],
-        index: SparseIndex,
+        index: ReferenceIndex,
         *,
         only_pairs: Collection[tuple[str, str]] | None = None,
     ) -> Detection:
@@ -250,8 +326,9 @@ class Detector:
         """
         query_docs = [self.features(d) for d in queries]
         queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
-        found_pairs = index.search([query_docs[q].bags[s] for q, s in queries_at], self.rule)
-        sentences = index.index.sentences
+        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
+        found_pairs, query_joins, reference_joins = self.search(query_docs, index)
+        sentences = index.sentences.index.sentences
         by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for row, key, score in zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()):
             by_query[row].append((key, score))
@@ -265,22 +342,53 @@ class Detector:
                 query_boilerplate.add((q, s))
                 reference_boilerplate.update((other.doc, other.sentence) for other in others)
                 continue
-            doc = query_docs[q]
             for other, (_, score) in zip(others, matches):
-                if only_pairs is None or (doc.id, references[other.doc].id) in only_pairs:
-                    found[(q, other.doc)].append(SentencePair(s, other.sentence, round(score, 6)))
-        detection = self._detection(query_docs, references, found, index, found_pairs, query_boilerplate, reference_boilerplate)
+                found[(q, other.doc)].append(SentencePair(s, other.sentence, round(score, 6)))
+        direct = {((q, pair.a), (r, pair.b)): pair.score for (q, r), pairs in found.items() for pair in pairs}
+        for row, other, score in self._joined_hits(query_joins, sentences):
+            q, i = joins_at[row]
+            r, m = other.doc, other.sentence
+            if not {(q, i), (q, i + 1)} & query_boilerplate and (r, m) not in reference_boilerplate \
+                    and _better(score, direct, ((q, i), (r, m)), ((q, i + 1), (r, m))):
+                found[(q, r)] += [SentencePair(i, m, round(score, 6)), SentencePair(i + 1, m, round(score, 6))]
+        for row, other, score in self._joined_hits(reference_joins, index.joins.index.sentences):
+            q, s = queries_at[row]
+            r, m = other.doc, other.sentence
+            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate \
+                    and _better(score, direct, ((q, s), (r, m)), ((q, s), (r, m + 1))):
+                found[(q, r)] += [SentencePair(s, m, round(score, 6)), SentencePair(s, m + 1, round(score, 6))]
+        if only_pairs is not None:
+            found = defaultdict(list, {(q, r): pairs for (q, r), pairs in found.items() if (query_docs[q].id, references[r].id) in only_pairs})
+        searches = (found_pairs, query_joins, reference_joins)
+        detection = self._detection(query_docs, references, found, index, searches, query_boilerplate, reference_boilerplate)
         if not self.single_origin:
             return detection
         return replace(detection, spans=tuple(single_origin(detection.spans)))
+
+    def search(self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> tuple[PairMatches, PairMatches, PairMatches]:
+        """The three look-ups of :meth:`check_against`, without interpreting them.
+
+        Returns:
+            Matches of the query sentences (in document, then sentence order,
+            matchable ones only) with the reference sentences; of the query's
+            rejoined sentences with the reference sentences; of the query
+            sentences with the reference's rejoined sentences.
+        """
+        bags = [doc.bags[s] for doc in query_docs for s in range(len(doc.bags)) if self.matchable(doc, s)]
+        joined = [bag for doc in query_docs for _, bag in doc.joins]
+        return (
+            index.sentences.search(bags, self.rule),
+            index.sentences.search(joined, self._join_rule),
+            index.joins.search(bags, self._join_rule),
+        )
 
     def _detection(
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         found: dict[tuple[int, int], list[SentencePair]],
-        index: SparseIndex,
-        stats: PairMatches,
+        index: ReferenceIndex,
+        searches: Sequence[PairMatches],
         a_boilerplate: set[tuple[int, int]],
         b_boilerplate: set[tuple[int, int]],
     ) -> Detection:
@@ -295,8 +403,9 @@ class Detector:
                 cache[(side, number)] = matchable_ranks(flags)
             return cache[(side, number)]
 
-        for (a, b), pairs in found.items():
+        for (a, b), found_pairs in found.items():
             da, db = a_docs[a], b_docs[b]
+            pairs = list({(p.a, p.b): p for p in reversed(found_pairs)}.values())  # one per pair; the first found wins
             spans.extend(
                 spans_for_documents(
                     da.id, db.id, da.sentences, db.sentences, pairs, gap=self.gap,
@@ -311,9 +420,9 @@ class Detector:
         run = RunStats(
             documents=len(distinct),
             sentences=sum(len(d.sentences) for d in distinct),
-            candidate_pairs=stats.candidates,
-            frequent_features=index.frequent_features(),
-            skipped_postings=stats.skipped_postings,
+            candidate_pairs=sum(search.candidates for search in searches),
+            frequent_features=index.sentences.frequent_features(),
+            skipped_postings=sum(search.skipped_postings for search in searches),
             boilerplate_sentences=len(a_boilerplate),
         )
         return Detection(tuple(spans), run)
@@ -348,6 +457,13 @@ def _record(
     if (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]):
         first, second = second, first
     found[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+
+
+def _better(score: float, direct: dict, *pairs: tuple[tuple[int, int], tuple[int, int]]) -> bool:
+    # A rejoined pair of sentences is used only when it matches better than
+    # either part does on its own: a part that already matches as well (a
+    # sentence after its heading or option line) needs no neighbour added.
+    return all(direct.get(pair, -1.0) < score for pair in pairs)
 
 
 def _span_order(span: Span) -> tuple:

@@ -161,8 +161,7 @@ def evaluate_method(
     spans = detector.check_against(suspicious, sources, index, only_pairs=set(gold.pairs)).spans
     compare_seconds = time.perf_counter() - start
 
-    queries = [doc.bags[i] for doc in suspicious for i in range(len(doc.bags)) if detector.matchable(doc, i)]
-    search_seconds = min(_timed(lambda: index.search(queries, detector.rule)) for _ in range(3))
+    search_seconds = min(_timed(lambda: detector.search(suspicious, index)) for _ in range(3))
 
     pairs = pair_score(gold.sentence_pairs, _predicted_pairs(spans, sources, suspicious))
     pan = pan_score(gold.cases, [_span_case(span) for span in spans])
@@ -220,6 +219,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         min_tokens=detector.min_tokens,
         boilerplate=detector.boilerplate,
         refine=detector.refine,
+        rejoin=detector.rejoin,
         single_origin=detector.single_origin,
         tokenizer=detector.tokenizer,
         splitter=detector.splitter,

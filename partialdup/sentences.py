@@ -65,13 +65,13 @@ import json
 import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
 from partialdup.types import Sentence
 
-__all__ = ["SentenceSplitter"]
+__all__ = ["SentenceSplitter", "rejoinable"]
 
 DEFAULT_PUNKT_PARAMS = Path(__file__).resolve().parent / "data" / "punkt_en.json"
 
@@ -332,6 +332,38 @@ def _cut_point(text: str, start: int, stop: int, limit: int) -> int:
     if m.group(2) is not None:
         return m.end(2)
     return stop
+
+
+# --- line breaks that may have cut a sentence ----------------------------------
+
+#: A sentence that ends like this was finished before its line break.
+_FINISHED = re.compile(rf"(?:[{_CJK_STOPS}．.!?;:：]|\.\.\.)[{_CLOSERS}]*\Z")
+
+
+def rejoinable(text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
+    """Sentences cut from the next one by a line break that may be a wrap.
+
+    The splitter must decide at every line break whether a sentence ends, and
+    a block of one or two lines gives it little to judge by: an edited copy
+    that breaks a line in mid-sentence ("Let's\\nstore the passphrase") is
+    split where its source is not. Matching also tries such neighbours read as
+    one sentence. A break qualifies when exactly one line break (and no other
+    text) lies between the two sentences and the first does not end with a
+    terminator or a colon (after which the break is a real sentence end).
+
+    Args:
+        text: The document text.
+        sentences: Its sentences, as :meth:`SentenceSplitter.split` gives them.
+
+    Returns:
+        The index ``i`` of every sentence that may continue in sentence ``i + 1``.
+    """
+    found = []
+    for first, second in zip(sentences, sentences[1:]):
+        between = text[first.end : second.start]
+        if between.count("\n") == 1 and not between.strip() and not _FINISHED.search(text, first.start, first.end):
+            found.append(first.index)
+    return tuple(found)
 
 
 # --- stage 1: line structure -------------------------------------------------

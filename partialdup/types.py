@@ -81,12 +81,17 @@ class TokenizedDocument:
         tokens: The normalised tokens of each sentence, aligned with ``sentences``.
         text: The document's original text, when known: span edges are
             trimmed against it (see :mod:`partialdup.refine`).
+        joins: For each line break that may have cut a sentence in two (see
+            :func:`partialdup.sentences.rejoinable`): the index ``i`` of the
+            sentence before it and the tokens of sentences ``i`` and ``i + 1``
+            read as one.
     """
 
     id: str
     sentences: tuple[Sentence, ...]
     tokens: tuple[tuple[str, ...], ...]
     text: str | None = None
+    joins: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,8 @@ class DocumentFeatures:
         bags: One bag of features per sentence, aligned with ``sentences``.
         tokens: Number of tokens per sentence, aligned with ``sentences``.
         text: The document's original text, when known.
+        joins: The bag of each pair of sentences read as one (see
+            :attr:`TokenizedDocument.joins`): ``(i, bag of i and i + 1)``.
     """
 
     id: str
@@ -106,6 +113,7 @@ class DocumentFeatures:
     bags: tuple[Bag, ...]
     tokens: tuple[int, ...]
     text: str | None = None
+    joins: tuple[tuple[int, Bag], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, order=True)

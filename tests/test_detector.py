@@ -180,3 +180,34 @@ def test_detect_keeps_both_quotes_of_a_repeated_passage(detector):
     # detect has no query side: the sentence quoted twice by B is two copies.
     spans = detector.detect([Document("a", GENESIS), Document("b", f"{GENESIS}\n\n{GENESIS_ON}\n\n{VERSE_3}\n")]).spans
     assert len(spans) == 2
+
+
+@pytest.mark.parametrize("rejoin", [True, False])
+def test_a_copy_with_a_line_break_inserted_mid_sentence_is_found(tokenizer, idf, rejoin):
+    # The copy breaks verse 3 after "there" (a two-line block: the splitter
+    # cuts there); read as one sentence the two pieces match the verse.
+    copy = f"{GENESIS_ON}\n\nAnd God said, Let there\nbe light: and there was light.\n"
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(rejoin=rejoin), tokenizer=tokenizer)
+    spans = detector.check([Document("copy", copy)], [Document("source", GENESIS)]).spans
+    whole = "And God said, Let there\nbe light: and there was light."
+    assert ([copy[s.a_start : s.a_end] for s in spans] == [whole]) == rejoin  # without: a piece at most
+    # The other direction: the break is in the reference.
+    spans = detector.check([Document("source", GENESIS)], [Document("copy", copy)]).spans
+    assert ([copy[s.b_start : s.b_end] for s in spans] == [whole]) == rejoin
+
+
+def test_a_line_before_a_copied_sentence_is_not_rejoined_to_it(detector):
+    # The reference has an option line before the sentence: the sentence
+    # matches on its own, so the option line is not drawn into the span.
+    sentence = "And God saw the light, that it was good: and God divided the light from the darkness."
+    reference = f"{GENESIS_ON}\n\n-a, --accept\n{sentence}\n"
+    [span] = detector.check([Document("copy", f"{sentence}\n")], [Document("reference", reference)]).spans
+    assert reference[span.b_start : span.b_end] == sentence
+
+
+def test_detect_rejoins_in_both_directions(detector):
+    copy = f"{GENESIS_ON}\n\nAnd God said, Let there\nbe light: and there was light.\n"
+    spans = detector.detect([Document("a", GENESIS), Document("b", copy)]).spans
+    assert [(GENESIS[s.a_start : s.a_end], copy[s.b_start : s.b_end]) for s in spans] == [
+        (VERSE_3, "And God said, Let there\nbe light: and there was light.")
+    ]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from partialdup.sentences import DEFAULT_PUNKT_PARAMS, SentenceSplitter
+from partialdup.sentences import DEFAULT_PUNKT_PARAMS, SentenceSplitter, rejoinable
 from partialdup.types import Sentence
 
 
@@ -278,3 +278,37 @@ def test_english_sentence_pasted_against_chinese_text_is_cut():
         "Debian has had so much success that, today, it has reached a tremendous size.",
         "第二，多费心。",
     ]
+
+
+# --- line breaks that may have cut a sentence --------------------------------
+
+
+def test_rejoinable_marks_a_break_inside_an_unfinished_sentence(splitter):
+    # A two-line block looks line-structured, so the splitter cuts at the
+    # break; matching may read the two pieces as one sentence.
+    text = "Intro.\n\nAnd God said, Let there\nbe light: and there was light.\n\nEnd."
+    sentences = splitter.split(text)
+    assert texts(splitter, text)[1:3] == ["And God said, Let there", "be light: and there was light."]
+    assert rejoinable(text, sentences) == (1,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "First line ends here.\nSecond line.",  # finished sentence
+        "如下所示：\n$ ls -l",  # a colon announces the next line
+        "Paragraph one\n\nParagraph two",  # a blank line always ends a sentence
+        "第一行。\n第二行",
+    ],
+)
+def test_rejoinable_leaves_real_sentence_ends(splitter, text):
+    assert rejoinable(text, splitter.split(text)) == ()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ALPHABET, max_size=60).map("".join))
+def test_rejoinable_breaks_are_single_line_breaks(text):
+    sentences = _cached_splitter(1000).split(text)
+    for i in rejoinable(text, sentences):
+        between = text[sentences[i].end : sentences[i + 1].start]
+        assert between.count("\n") == 1 and between.strip() == ""
