@@ -64,9 +64,10 @@ DEFAULT_MIN_RATIO = 1.5
 DEFAULT_MIN_SCORE = 80.0
 
 #: An edge grows over the common text of the neighbouring sentences only when
-#: it has at least this many normalised, non-space characters (a few words of
-#: English, a phrase of Chinese: shorter common endings, "的命令。" or
-#: "the system.", are chance) ...
+#: it has at least this many letters and digits (a few words of English, a
+#: phrase of Chinese: shorter common endings, "的命令。" or "the system.", are
+#: chance; symbols do not count, a rule line of "____" or "----" is layout
+#: that any two documents share) ...
 MIN_GROWTH = 12
 
 #: ... and it goes at most this many sentences beyond the paired ones.
@@ -183,7 +184,7 @@ def _grown(span: Span, a: _Side, b: _Side, normalise: Normaliser, *, from_end: b
     match, a first sentence whose host text runs into it. When the sentences
     just outside the span end alike (before a start) or begin alike (after
     an end), character for character in normalised form, over at least
-    :data:`MIN_GROWTH` characters and half of the shorter of the two, that
+    :data:`MIN_GROWTH` letters or digits and half of the shorter of the two, that
     common text is part of the copy and the edge moves out over it. A
     neighbour copied whole lets the edge go on to the next one, at most
     :data:`MAX_GROWTH_SENTENCES` sentences out.
@@ -198,7 +199,8 @@ def _grown(span: Span, a: _Side, b: _Side, normalise: Normaliser, *, from_end: b
         i, m = i + step, m + step
         ca, cb = a.compact(i, normalise), b.compact(m, normalise)
         common = _common_length(ca.text, cb.text, from_end=not from_end)
-        if common < MIN_GROWTH or 2 * common < min(len(ca.text), len(cb.text)):
+        shared = ca.text[len(ca.text) - common :] if not from_end else ca.text[:common]
+        if sum(map(str.isalnum, shared)) < MIN_GROWTH or 2 * common < min(len(ca.text), len(cb.text)):
             break
         if from_end:
             moved = (ca.origin[common - 1] + 1, cb.origin[common - 1] + 1)

@@ -198,3 +198,15 @@ def test_an_edge_does_not_grow_over_a_chance_common_ending(tokenizer):
     b = [Sentence(0, 0, 20), Sentence(1, 21, len(text_b))]
     refined = refine_span(span_of(a, b, [(1, 1)]), text_a, text_b, a, b, tokenizer.normalise)
     assert (refined.a_start, refined.b_start) == (21, 21)
+
+
+def test_an_edge_does_not_grow_over_a_shared_rule_line(tokenizer):
+    # Tcl man pages open with a rule of underscores: the same in every page,
+    # layout rather than copied text.
+    rule = "_" * 60
+    text_a = f"{rule}\n\nThe copy is here and long enough to pair."
+    text_b = f"{rule}\n\nThe copy is here and long enough to pair."
+    a = [Sentence(0, 0, 60), Sentence(1, 62, len(text_a))]
+    b = [Sentence(0, 0, 60), Sentence(1, 62, len(text_b))]
+    refined = refine_span(span_of(a, b, [(1, 1)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert (refined.a_start, refined.b_start) == (62, 62)
