@@ -11,18 +11,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Collection, Iterable, Iterator, Sequence, Union
+from typing import Collection, Iterable, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
 from .origin import single_origin
+from .pairs import FoundPairs, rejoined_hits
 from .refine import refine_spans
 from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
 from .sparse import PairMatches, SparseIndex
 from .tokens import Tokenizer
-from .types import Document, DocumentFeatures, RunStats, SentencePair, Span, TokenizedDocument
+from .types import Document, DocumentFeatures, RunStats, Span, TokenizedDocument
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "ReferenceIndex", "AnyDocument"]
 
@@ -235,40 +236,22 @@ class Detector:
         sentences = index.sentences.index.sentences
         matches = list(zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()))
         common = self._boilerplate_keys(matches, sentences)
-        found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
-        direct: dict[tuple[tuple[int, int], tuple[int, int]], float] = {}
+        # A is the document with the smaller id, whichever sentence was the query.
+        found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
         for key, other_key, score in matches:
-            if key in common or other_key in common:
-                continue
-            first, second = (sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence)
-            _record(found, docs, first, second, score)
-            direct[(first, second)] = direct[(second, first)] = score
+            if key not in common and other_key not in common:
+                found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
         joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
-        for row, entry, score in self._joined_hits(joined, sentences):
+        for row, entry, score in rejoined_hits(joined, sentences, self.boilerplate):
             d, i = rows[row]
             other = (entry.doc, entry.sentence)
-            if not {(d, i), (d, i + 1), other} & boilerplate and _better(score, direct, ((d, i), other), ((d, i + 1), other)):
-                for part in (i, i + 1):
-                    _record(found, docs, (d, part), other, score)
+            if not {(d, i), (d, i + 1), other} & boilerplate:
+                found.add_rejoined(((d, i), (d, i + 1)), other, score)
         return self._detection(docs, docs, found, index, (found_pairs, joined), boilerplate, boilerplate)
-
-    def _joined_hits(self, found: PairMatches, entries: Sequence[IndexedSentence]) -> Iterator[tuple[int, IndexedSentence, float]]:
-        # (row, indexed entry, score) of a search for rejoined sentences or
-        # against them, leaving out rows that match `boilerplate` documents or more.
-        # Callers also leave out a hit whose part pairs directly at least as
-        # well (see _better).
-        hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
-        for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
-            hits[row].append((entries[key], score))
-        for row, entry_scores in hits.items():
-            if self.boilerplate and len({entry.doc for entry, _ in entry_scores}) >= self.boilerplate:
-                continue
-            for entry, score in entry_scores:
-                yield row, entry, score
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
@@ -332,7 +315,7 @@ class Detector:
         by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for row, key, score in zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()):
             by_query[row].append((key, score))
-        found: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        found = FoundPairs()
         query_boilerplate: set[tuple[int, int]] = set()
         reference_boilerplate: set[tuple[int, int]] = set()
         for row, matches in by_query.items():
@@ -343,22 +326,20 @@ class Detector:
                 reference_boilerplate.update((other.doc, other.sentence) for other in others)
                 continue
             for other, (_, score) in zip(others, matches):
-                found[(q, other.doc)].append(SentencePair(s, other.sentence, round(score, 6)))
-        direct = {((q, pair.a), (r, pair.b)): pair.score for (q, r), pairs in found.items() for pair in pairs}
-        for row, other, score in self._joined_hits(query_joins, sentences):
+                found.add((q, s), (other.doc, other.sentence), score)
+        for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
-            r, m = other.doc, other.sentence
-            if not {(q, i), (q, i + 1)} & query_boilerplate and (r, m) not in reference_boilerplate \
-                    and _better(score, direct, ((q, i), (r, m)), ((q, i + 1), (r, m))):
-                found[(q, r)] += [SentencePair(i, m, round(score, 6)), SentencePair(i + 1, m, round(score, 6))]
-        for row, other, score in self._joined_hits(reference_joins, index.joins.index.sentences):
+            if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
+                found.add_rejoined(((q, i), (q, i + 1)), (other.doc, other.sentence), score)
+        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences, self.boilerplate):
             q, s = queries_at[row]
             r, m = other.doc, other.sentence
-            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate \
-                    and _better(score, direct, ((q, s), (r, m)), ((q, s), (r, m + 1))):
-                found[(q, r)] += [SentencePair(s, m, round(score, 6)), SentencePair(s, m + 1, round(score, 6))]
+            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate:
+                found.add_rejoined(((r, m), (r, m + 1)), (q, s), score, parts_first=False)
         if only_pairs is not None:
-            found = defaultdict(list, {(q, r): pairs for (q, r), pairs in found.items() if (query_docs[q].id, references[r].id) in only_pairs})
+            for q, r in list(found.by_documents):
+                if (query_docs[q].id, references[r].id) not in only_pairs:
+                    del found.by_documents[(q, r)]
         searches = (found_pairs, query_joins, reference_joins)
         detection = self._detection(query_docs, references, found, index, searches, query_boilerplate, reference_boilerplate)
         if not self.single_origin:
@@ -386,7 +367,7 @@ class Detector:
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
-        found: dict[tuple[int, int], list[SentencePair]],
+        found: FoundPairs,
         index: ReferenceIndex,
         searches: Sequence[PairMatches],
         a_boilerplate: set[tuple[int, int]],
@@ -403,12 +384,11 @@ class Detector:
                 cache[(side, number)] = matchable_ranks(flags)
             return cache[(side, number)]
 
-        for (a, b), found_pairs in found.items():
+        for a, b in list(found.by_documents):
             da, db = a_docs[a], b_docs[b]
-            pairs = list({(p.a, p.b): p for p in reversed(found_pairs)}.values())  # one per pair; the first found wins
             spans.extend(
                 spans_for_documents(
-                    da.id, db.id, da.sentences, db.sentences, pairs, gap=self.gap,
+                    da.id, db.id, da.sentences, db.sentences, found.distinct((a, b)), gap=self.gap,
                     a_ranks=ranks(0, a, da, a_boilerplate), b_ranks=ranks(1, b, db, b_boilerplate),
                     fill=(da.bags, db.bags, self.threshold),
                 )
@@ -444,26 +424,6 @@ class Detector:
             b_sentences={i: d.sentences for i, d in b_known.items()},
         )
         return (*refined, *rest)
-
-
-def _record(
-    found: dict[tuple[int, int], list[SentencePair]],
-    docs: Sequence[DocumentFeatures],
-    first: tuple[int, int],
-    second: tuple[int, int],
-    score: float,
-) -> None:
-    # Orient every document pair the same way: A is the document with the smaller id.
-    if (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]):
-        first, second = second, first
-    found[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
-
-
-def _better(score: float, direct: dict, *pairs: tuple[tuple[int, int], tuple[int, int]]) -> bool:
-    # A rejoined pair of sentences is used only when it matches better than
-    # either part does on its own: a part that already matches as well (a
-    # sentence after its heading or option line) needs no neighbour added.
-    return all(direct.get(pair, -1.0) < score for pair in pairs)
 
 
 def _span_order(span: Span) -> tuple:

@@ -1,0 +1,95 @@
+"""Sentence pairs: what the index look-ups found, per pair of documents.
+
+The stage between the index (:mod:`partialdup.sparse`) and sequence matching
+(:mod:`partialdup.matching`): it turns raw matches into the copied sentence
+pairs of each (A, B) document pair, and decides which matches of *rejoined*
+sentences (two neighbours read as one, see
+:func:`partialdup.sentences.rejoinable`) add anything.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterator, Sequence
+
+from .index import IndexedSentence
+from .sparse import PairMatches
+from .types import SentencePair
+
+__all__ = ["FoundPairs", "SentenceKey", "rejoined_hits"]
+
+#: A sentence: (document number, sentence index).
+SentenceKey = tuple[int, int]
+
+
+class FoundPairs:
+    """Copied sentence pairs per (A document, B document).
+
+    Args:
+        swapped: For ``detect``, where either document of a pair may be A:
+            tells whether a (first, second) match must be stored the other
+            way round. None: the first sentence is always in A.
+    """
+
+    def __init__(self, swapped: Callable[[SentenceKey, SentenceKey], bool] | None = None) -> None:
+        self.by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        self._swapped = swapped
+        self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
+
+    def add(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
+        """Record a copied pair of whole sentences."""
+        first, second = self._oriented(first, second)
+        self._store(first, second, score)
+        self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
+
+    def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
+        """Record that two neighbouring sentences, read as one, copy ``other``.
+
+        Both parts pair with ``other``, unless a part already pairs with it
+        directly at least as well: a sentence that matches on its own needs no
+        neighbour (its heading, an option line) drawn into the span. Call it
+        after every :meth:`add`.
+
+        Args:
+            parts: The two neighbouring sentences.
+            other: The whole sentence they match.
+            score: Their bag-Jaccard.
+            parts_first: Whether the parts are the first sentence of the
+                match (the query side in ``check``).
+        """
+        pairs = [self._oriented(part, other) if parts_first else self._oriented(other, part) for part in parts]
+        if any(self._direct.get(pair, -1.0) >= score for pair in pairs):
+            return
+        for first, second in pairs:
+            self._store(first, second, score)
+
+    def distinct(self, documents: tuple[int, int]) -> list[SentencePair]:
+        """The pairs of two documents, each sentence pair once (first found wins)."""
+        kept: dict[tuple[int, int], SentencePair] = {}
+        for pair in self.by_documents[documents]:
+            kept.setdefault((pair.a, pair.b), pair)
+        return list(kept.values())
+
+    def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
+        return (second, first) if self._swapped is not None and self._swapped(first, second) else (first, second)
+
+    def _store(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
+        self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+
+
+def rejoined_hits(
+    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
+) -> Iterator[tuple[int, IndexedSentence, float]]:
+    """(row, indexed entry, score) of a search involving rejoined sentences.
+
+    A row that matches ``boilerplate`` documents or more (0: no limit) is left
+    out, as whole sentences that do are.
+    """
+    hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+    for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
+        hits[row].append((entries[key], score))
+    for row, entry_scores in hits.items():
+        if boilerplate and len({entry.doc for entry, _ in entry_scores}) >= boilerplate:
+            continue
+        for entry, score in entry_scores:
+            yield row, entry, score
