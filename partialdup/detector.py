@@ -23,7 +23,7 @@ from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
 from .sparse import PairMatches, SparseIndex
 from .tokens import Tokenizer
-from .types import Document, DocumentFeatures, RunStats, Span, TokenizedDocument
+from .types import Document, DocumentFeatures, RunStats, Sentence, Span, TokenizedDocument
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "ReferenceIndex", "AnyDocument"]
 
@@ -204,11 +204,19 @@ class Detector:
         sentences = self.splitter.split(text)
         tokens = tuple(tuple(self.tokenizer.words(text, s.start, s.end)) for s in sentences)
         joins = tuple(
-            (i, tuple(self.tokenizer.words(text, sentences[i].start, sentences[i + 1].end)))
+            (i, self._joined_words(text, sentences[i], sentences[i + 1], tokens[i] + tokens[i + 1]))
             for i in (rejoinable(text, sentences) if self.rejoin else ())
             if tokens[i] and tokens[i + 1]
         )
         return TokenizedDocument(document.id, sentences, tokens, text, joins)
+
+    def _joined_words(self, text: str, first: Sentence, second: Sentence, both: tuple[str, ...]) -> tuple[str, ...]:
+        # Two sentences read as one have the words of each, unless a Han run
+        # goes on across the break (a tenth of the gold set's joins): then
+        # jieba must segment the run whole.
+        if self.tokenizer.words_across(text[first.start : first.end], text[second.start : second.end]):
+            return tuple(self.tokenizer.words(text, first.start, second.end))
+        return both
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""

@@ -141,6 +141,15 @@ class Tokenizer:
                 words.append(piece)
         return words
 
+    def words_across(self, first: str, second: str) -> bool:
+        """Whether a token may run from text ending in ``first`` into text
+        starting with ``second`` across white space (a line break inside a Han
+        run: jieba sees the run whole). Otherwise the words of the two texts
+        read as one are the words of each, one after the other."""
+        before, _ = self.normalise(first[-1:])
+        after, _ = self.normalise(second[:1])
+        return bool(before) and bool(after) and _is_han(before[-1]) and _is_han(after[0])
+
     def _add_chinese(
         self, run: str, lo: int, origin: Sequence[int] | None, base: int, out: list[Token]
     ) -> None:

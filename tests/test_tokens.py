@@ -73,3 +73,22 @@ def test_words_are_the_tokens_without_offsets(tokenizer, text, data):
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
     assert tokenizer.words(text, start, end) == [t.text for t in tokenizer.tokenize(text, start, end)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("abcX 0.,'-，。漢字说话⼀ＡＢ１é")), min_size=1, max_size=30),
+       st.text(st.sampled_from(list("abcX 0.,'-，。漢字说话⼀ＡＢ１é")), min_size=1, max_size=30),
+       st.sampled_from(["\n", " \n", "\n  ", "\u3000\n"]))
+def test_words_of_two_texts_read_as_one(tokenizer, first, second, line_break):
+    # What Detector.tokenize relies on for rejoined sentences: unless a Han
+    # run goes on across the break, the words of the two are the words of each.
+    first, second = first.strip(), second.strip()
+    if not first or not second or tokenizer.words_across(first, second):
+        return
+    assert tokenizer.words(first + line_break + second) == tokenizer.words(first) + tokenizer.words(second)
+
+
+def test_a_han_run_goes_on_across_a_line_break(tokenizer):
+    assert tokenizer.words_across("开始菜", "单入口。")
+    assert tokenizer.words_across("⼀", "二")  # a Kangxi radical normalises to a Han character
+    assert not tokenizer.words_across("菜单。", "单入口") and not tokenizer.words_across("菜单", "menu")
