@@ -115,6 +115,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
     parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
     parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
+    parser.add_argument("--near-ratio", type=float, default=defaults.near_ratio, help=f"a pair with bag-Jaccard in [tau/2, tau) is also a copy when its normalised letters agree at this rapidfuzz ratio; 0 = off (default {defaults.near_ratio:g})")
     parser.add_argument("--no-rejoin", action="store_true", help="do not also match neighbouring sentences read as one across a line break that may be a wrap")
     parser.add_argument("--all-origins", action="store_true", help="check/pan: also report a query passage's matches with repeats in the same reference (default: one origin per passage)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
@@ -134,6 +135,7 @@ def _detector(args: argparse.Namespace) -> Detector:
             min_tokens=args.min_tokens,
             boilerplate=args.boilerplate,
             refine=not args.no_refine,
+            near_ratio=args.near_ratio,
             rejoin=not args.no_rejoin,
             single_origin=not args.all_origins,
         )

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Collection, Iterable, Sequence, Union
+from typing import Collection, Iterable, Iterator, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
 from .origin import single_origin
-from .pairs import FoundPairs, rejoined_hits
+from .pairs import FoundPairs, SentenceKey, rejoined_hits
 from .refine import refine_spans
 from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
 from .sparse import PairMatches, SparseIndex
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, Sentence, Span, TokenizedDocument
+from .verify import DEFAULT_MIN_RATIO, NearMissCheck
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "ReferenceIndex", "AnyDocument"]
 
@@ -63,6 +64,10 @@ class DetectorConfig:
         skip_words: Tokens passed over inside chains.
         refine: Trim span edges to the aligned characters where the text is
             known (see :mod:`partialdup.refine`).
+        near_ratio: A pair the index finds with bag-Jaccard below τ but at
+            least τ / 2 is also a copy when the two sentences' normalised
+            letters and digits agree at this rapidfuzz ratio (0-100; see
+            :mod:`partialdup.verify`); 0 turns the second look off.
         rejoin: Also match two neighbouring sentences read as one where a
             line break may have cut a sentence in two (see
             :func:`partialdup.sentences.rejoinable`); such a pair of sentences
@@ -87,6 +92,7 @@ class DetectorConfig:
     boilerplate: int = 3
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
     refine: bool = True
+    near_ratio: float = DEFAULT_MIN_RATIO
     rejoin: bool = True
     single_origin: bool = True
 
@@ -96,6 +102,8 @@ class DetectorConfig:
         CopyRule(self.threshold, self.containment, self.min_contained)  # raises ValueError if out of range
         if self.boilerplate < 0:
             raise ValueError("boilerplate must be >= 0 (0 turns it off)")
+        if not 0.0 <= self.near_ratio <= 100.0:
+            raise ValueError("near_ratio must lie in [0, 100] (0 turns it off)")
         if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
             raise ValueError("max_postings, max_sentence_chars and min_tokens must be >= 1")
 
@@ -156,6 +164,8 @@ class Detector:
             reported (0: off).
         refine: Trim span edges to the aligned characters (documents whose
             text is known: given as :class:`Document`, or tokenized from one).
+        near_ratio: Near misses (bag-Jaccard in [τ / 2, τ)) are copies when
+            their normalised letters agree at this rapidfuzz ratio; 0: off.
         rejoin: Also match neighbouring sentences read as one across a line
             break that may be a wrap.
         single_origin: In :meth:`check`, drop spans whose query side is
@@ -176,6 +186,7 @@ class Detector:
         min_tokens: int = 3,
         boilerplate: int = 3,
         refine: bool = True,
+        near_ratio: float = DEFAULT_MIN_RATIO,
         rejoin: bool = True,
         single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
@@ -190,12 +201,15 @@ class Detector:
         self.boilerplate = boilerplate
         self.refine = refine
         self.rejoin = rejoin
+        self.near_ratio = near_ratio
+        self._near_rule = CopyRule(threshold / 2, 0.0, min_contained)
         self.single_origin = single_origin
         # Rejoined sentences pair with a whole sentence by bag-Jaccard only:
         # containment would let any sentence match the longer rejoined pair
         # holding it, and extend every span over the next line.
         self._join_rule = CopyRule(threshold, 0.0, min_contained)
         self.tokenizer = tokenizer or Tokenizer()
+        self._near = NearMissCheck(self.tokenizer.normalise, near_ratio) if near_ratio else None
         self.splitter = splitter or SentenceSplitter()
 
     def tokenize(self, document: Document) -> TokenizedDocument:
@@ -250,6 +264,8 @@ class Detector:
             if key not in common and other_key not in common:
                 found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
+        near = index.sentences.search_all(self._near_rule) if self._near is not None else index.sentences.search([], self._near_rule)
+        self._add_near_misses(found, _keyed(near, sentences, sentences), docs, docs, boilerplate, boilerplate)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -259,7 +275,37 @@ class Detector:
             other = (entry.doc, entry.sentence)
             if not {(d, i), (d, i + 1), other} & boilerplate:
                 found.add_rejoined(((d, i), (d, i + 1)), other, score)
-        return self._detection(docs, docs, found, index, (found_pairs, joined), boilerplate, boilerplate)
+        return self._detection(docs, docs, found, index, (found_pairs, near, joined), boilerplate, boilerplate)
+
+    def _add_near_misses(
+        self,
+        found: FoundPairs,
+        pairs: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        first_docs: Sequence[DocumentFeatures],
+        second_docs: Sequence[DocumentFeatures],
+        first_skip: set[SentenceKey],
+        second_skip: set[SentenceKey],
+    ) -> None:
+        # Pairs with bag-Jaccard in [τ/2, τ) get a second look on characters
+        # (partialdup.verify); the letters of a sentence are made once a call.
+        if self._near is None:
+            return
+        letters: dict[tuple[int, SentenceKey], str] = {}
+
+        def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> str | None:
+            doc = docs[key[0]]
+            if doc.text is None:
+                return None
+            if (side, key) not in letters:
+                letters[(side, key)] = self._near.letters(doc.text, doc.sentences[key[1]])  # type: ignore[union-attr]
+            return letters[(side, key)]
+
+        for first, second, score in pairs:
+            if first in first_skip or second in second_skip or found.has(first, second):
+                continue
+            a, b = letters_of(0, first_docs, first), letters_of(1, second_docs, second)
+            if a is not None and b is not None and self._near.same(a, b):
+                found.add(first, second, score)
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
@@ -318,7 +364,7 @@ class Detector:
         query_docs = [self.features(d) for d in queries]
         queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
-        found_pairs, query_joins, reference_joins = self.search(query_docs, index)
+        found_pairs, near, query_joins, reference_joins = self.search(query_docs, index)
         sentences = index.sentences.index.sentences
         by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
         for row, key, score in zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()):
@@ -335,6 +381,9 @@ class Detector:
                 continue
             for other, (_, score) in zip(others, matches):
                 found.add((q, s), (other.doc, other.sentence), score)
+        near_pairs = ((queries_at[row], (sentences[key].doc, sentences[key].sentence), score)
+                      for row, key, score in zip(near.query.tolist(), near.key.tolist(), near.score.tolist()))
+        self._add_near_misses(found, near_pairs, query_docs, references, query_boilerplate, reference_boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
@@ -348,25 +397,30 @@ class Detector:
             for q, r in list(found.by_documents):
                 if (query_docs[q].id, references[r].id) not in only_pairs:
                     del found.by_documents[(q, r)]
-        searches = (found_pairs, query_joins, reference_joins)
+        searches = (found_pairs, near, query_joins, reference_joins)
         detection = self._detection(query_docs, references, found, index, searches, query_boilerplate, reference_boilerplate)
         if not self.single_origin:
             return detection
         return replace(detection, spans=tuple(single_origin(detection.spans)))
 
-    def search(self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> tuple[PairMatches, PairMatches, PairMatches]:
-        """The three look-ups of :meth:`check_against`, without interpreting them.
+    def search(
+        self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex
+    ) -> tuple[PairMatches, PairMatches, PairMatches, PairMatches]:
+        """The look-ups of :meth:`check_against`, without interpreting them.
 
         Returns:
             Matches of the query sentences (in document, then sentence order,
-            matchable ones only) with the reference sentences; of the query's
-            rejoined sentences with the reference sentences; of the query
-            sentences with the reference's rejoined sentences.
+            matchable ones only) with the reference sentences; the same at
+            half the threshold, for the near misses (empty when they are not
+            looked at); matches of the query's rejoined sentences with the
+            reference sentences; of the query sentences with the reference's
+            rejoined sentences.
         """
         bags = [doc.bags[s] for doc in query_docs for s in range(len(doc.bags)) if self.matchable(doc, s)]
         joined = [bag for doc in query_docs for _, bag in doc.joins]
         return (
             index.sentences.search(bags, self.rule),
+            index.sentences.search(bags if self._near is not None else [], self._near_rule),
             index.sentences.search(joined, self._join_rule),
             index.joins.search(bags, self._join_rule),
         )
@@ -432,6 +486,12 @@ class Detector:
             b_sentences={i: d.sentences for i, d in b_known.items()},
         )
         return (*refined, *rest)
+
+
+def _keyed(found: PairMatches, queries: Sequence[IndexedSentence], keys: Sequence[IndexedSentence]) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
+    # (query sentence, key sentence, score) of an all-pairs search.
+    for query, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
+        yield (queries[query].doc, queries[query].sentence), (keys[key].doc, keys[key].sentence), score
 
 
 def _span_order(span: Span) -> tuple:

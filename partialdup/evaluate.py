@@ -219,6 +219,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         min_tokens=detector.min_tokens,
         boilerplate=detector.boilerplate,
         refine=detector.refine,
+        near_ratio=detector.near_ratio,
         rejoin=detector.rejoin,
         single_origin=detector.single_origin,
         tokenizer=detector.tokenizer,

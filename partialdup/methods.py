@@ -71,6 +71,7 @@ def make_detector(
         min_tokens=config.min_tokens,
         boilerplate=config.boilerplate,
         refine=config.refine,
+        near_ratio=config.near_ratio,
         rejoin=config.rejoin,
         single_origin=config.single_origin,
         **shared,  # type: ignore[arg-type]

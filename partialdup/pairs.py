@@ -42,6 +42,10 @@ class FoundPairs:
         self._store(first, second, score)
         self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
 
+    def has(self, first: SentenceKey, second: SentenceKey) -> bool:
+        """Whether the two whole sentences are already recorded as a copy."""
+        return self._oriented(first, second) in self._direct
+
     def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
         """Record that two neighbouring sentences, read as one, copy ``other``.
 

@@ -211,3 +211,22 @@ def test_detect_rejoins_in_both_directions(detector):
     assert [(GENESIS[s.a_start : s.a_end], copy[s.b_start : s.b_end]) for s in spans] == [
         (VERSE_3, "And God said, Let there\nbe light: and there was light.")
     ]
+
+
+# Debian Reference 2.100, section 9.11 (GPL-2+), and a copy with one character
+# replaced: jieba's words change and the sentence keeps two of its four features.
+CHROOT = "chroot 提供基本的虚拟化环境,足够能在里面编译程序,运行控制台应用,运行后台守护程序 daemon."
+CHROOT_EDITED = CHROOT.replace("基本", "后本")
+
+
+@pytest.mark.parametrize("near_ratio, found", [(90.0, True), (0.0, False)])
+def test_a_near_miss_is_a_copy_when_its_characters_agree(tokenizer, idf, near_ratio, found):
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(near_ratio=near_ratio), tokenizer=tokenizer)
+    for spans in (
+        detector.check([Document("copy", CHROOT_EDITED)], [Document("source", CHROOT)]).spans,
+        detector.detect([Document("copy", CHROOT_EDITED), Document("source", CHROOT)]).spans,
+    ):
+        assert bool(spans) == found
+        if found:
+            [span] = spans
+            assert span.pairs[0].score < 0.6  # below tau: accepted on characters

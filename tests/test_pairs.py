@@ -50,3 +50,11 @@ def test_rejoined_hits_leave_out_rows_matching_many_documents():
     hits = list(rejoined_hits(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3))
     assert [(row, entry.doc) for row, entry, _ in hits] == [(1, 2), (1, 2)]
     assert len(list(rejoined_hits(matches([0, 0, 0], [0, 1, 2], [1.0] * 3), entries, boilerplate=0))) == 3
+
+
+def test_has_sees_a_pair_in_either_order_when_swapped():
+    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found.add((5, 1), (2, 9), 0.7)
+    assert found.has((2, 9), (5, 1)) and found.has((5, 1), (2, 9)) and not found.has((5, 2), (2, 9))
+    found.add_rejoined(((3, 0), (3, 1)), (2, 9), 0.9)
+    assert not found.has((3, 0), (2, 9))  # rejoined pairs are not whole-sentence copies
