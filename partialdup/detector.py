@@ -300,11 +300,23 @@ class Detector:
                 letters[(side, key)] = self._near.letters(doc.text, doc.sentences[key[1]])  # type: ignore[union-attr]
             return letters[(side, key)]
 
+        accepted = []
         for first, second, score in pairs:
             if first in first_skip or second in second_skip or found.has(first, second):
                 continue
             a, b = letters_of(0, first_docs, first), letters_of(1, second_docs, second)
             if a is not None and b is not None and self._near.same(a, b):
+                accepted.append((first, second, score))
+        # As for whole matches: a sentence that is a near copy of sentences
+        # in `boilerplate` or more other documents is a template, not a copy.
+        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
+        documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
+        for first, second, _ in accepted:
+            documents[(0, first)].add(second[0])
+            documents[(other_side, second)].add(first[0])
+        common = {key for key, docs in documents.items() if self.boilerplate and len(docs) >= self.boilerplate}
+        for first, second, score in accepted:
+            if (0, first) not in common and (other_side, second) not in common:
                 found.add(first, second, score)
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:

@@ -230,3 +230,11 @@ def test_a_near_miss_is_a_copy_when_its_characters_agree(tokenizer, idf, near_ra
         if found:
             [span] = spans
             assert span.pairs[0].score < 0.6  # below tau: accepted on characters
+
+
+@pytest.mark.parametrize("boilerplate, expected", [(3, 0), (0, 3)])
+def test_a_near_copy_of_many_documents_is_a_template(tokenizer, idf, boilerplate, expected):
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=boilerplate), tokenizer=tokenizer)
+    references = [Document(f"source{i}", f"{GENESIS_ON}\n\n{CHROOT}\n") for i in range(3)]
+    spans = detector.check([Document("copy", CHROOT_EDITED)], references).spans
+    assert len(spans) == expected
