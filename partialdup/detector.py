@@ -21,12 +21,12 @@ from .pairs import FoundPairs, SentenceKey, rejoined_hits
 from .refine import refine_spans
 from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
-from .sparse import PairMatches, SparseIndex
+from .sparse import PairMatches, ReferenceIndex, SparseIndex
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, Sentence, Span, TokenizedDocument
 from .verify import DEFAULT_MIN_RATIO, NearMissCheck
 
-__all__ = ["Detector", "DetectorConfig", "Detection", "ReferenceIndex", "AnyDocument"]
+__all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
 
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
@@ -119,30 +119,6 @@ class Detection:
 
     spans: tuple[Span, ...]
     stats: RunStats = field(default_factory=RunStats)
-
-
-@dataclass(frozen=True)
-class ReferenceIndex:
-    """Reference documents, indexed for :meth:`Detector.check_against`.
-
-    Attributes:
-        sentences: One row per matchable sentence; its ``index`` is the plain
-            :class:`FeatureIndex` it was built from.
-        joins: One row per rejoined pair of neighbouring sentences (see
-            :attr:`DocumentFeatures.joins`); an entry's ``sentence`` is the
-            first of the two.
-    """
-
-    sentences: SparseIndex
-    joins: SparseIndex
-
-    def feature_count(self) -> int:
-        """Distinct features stored, counted in each of the two indexes."""
-        return self.sentences.feature_count() + self.joins.feature_count()
-
-    def posting_count(self) -> int:
-        """Postings stored in the two indexes."""
-        return self.sentences.posting_count() + self.joins.posting_count()
 
 
 class Detector:
@@ -265,7 +241,8 @@ class Detector:
                 found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         near = index.sentences.search_all(self._near_rule) if self._near is not None else index.sentences.search([], self._near_rule)
-        self._add_near_misses(found, _keyed(near, sentences, sentences), docs, docs, boilerplate, boilerplate)
+        if self._near is not None:
+            self._near.add_to(found, _keyed(near, sentences, sentences), docs, docs, (boilerplate, boilerplate), self.boilerplate)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -276,48 +253,6 @@ class Detector:
             if not {(d, i), (d, i + 1), other} & boilerplate:
                 found.add_rejoined(((d, i), (d, i + 1)), other, score)
         return self._detection(docs, docs, found, index, (found_pairs, near, joined), boilerplate, boilerplate)
-
-    def _add_near_misses(
-        self,
-        found: FoundPairs,
-        pairs: Iterable[tuple[SentenceKey, SentenceKey, float]],
-        first_docs: Sequence[DocumentFeatures],
-        second_docs: Sequence[DocumentFeatures],
-        first_skip: set[SentenceKey],
-        second_skip: set[SentenceKey],
-    ) -> None:
-        # Pairs with bag-Jaccard in [τ/2, τ) get a second look on characters
-        # (partialdup.verify); the letters of a sentence are made once a call.
-        if self._near is None:
-            return
-        letters: dict[tuple[int, SentenceKey], str] = {}
-
-        def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> str | None:
-            doc = docs[key[0]]
-            if doc.text is None:
-                return None
-            if (side, key) not in letters:
-                letters[(side, key)] = self._near.letters(doc.text, doc.sentences[key[1]])  # type: ignore[union-attr]
-            return letters[(side, key)]
-
-        accepted = []
-        for first, second, score in pairs:
-            if first in first_skip or second in second_skip or found.has(first, second):
-                continue
-            a, b = letters_of(0, first_docs, first), letters_of(1, second_docs, second)
-            if a is not None and b is not None and self._near.same(a, b):
-                accepted.append((first, second, score))
-        # As for whole matches: a sentence that is a near copy of sentences
-        # in `boilerplate` or more other documents is a template, not a copy.
-        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
-        documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
-        for first, second, _ in accepted:
-            documents[(0, first)].add(second[0])
-            documents[(other_side, second)].add(first[0])
-        common = {key for key, docs in documents.items() if self.boilerplate and len(docs) >= self.boilerplate}
-        for first, second, score in accepted:
-            if (0, first) not in common and (other_side, second) not in common:
-                found.add(first, second, score)
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
@@ -395,7 +330,8 @@ class Detector:
                 found.add((q, s), (other.doc, other.sentence), score)
         near_pairs = ((queries_at[row], (sentences[key].doc, sentences[key].sentence), score)
                       for row, key, score in zip(near.query.tolist(), near.key.tolist(), near.score.tolist()))
-        self._add_near_misses(found, near_pairs, query_docs, references, query_boilerplate, reference_boilerplate)
+        if self._near is not None:
+            self._near.add_to(found, near_pairs, query_docs, references, (query_boilerplate, reference_boilerplate), self.boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:

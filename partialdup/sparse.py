@@ -29,7 +29,7 @@ from .index import FeatureIndex
 from .similarity import CopyRule
 from .types import Bag
 
-__all__ = ["SparseIndex", "PairMatches"]
+__all__ = ["SparseIndex", "PairMatches", "ReferenceIndex"]
 
 #: Query sentences per matrix product, at most ...
 BLOCK_ROWS = 4096
@@ -261,3 +261,27 @@ def _accept(shared: np.ndarray, size_a: np.ndarray, size_b: np.ndarray, rule: Co
         contained = shared.astype(np.float64) / np.maximum(smaller, 1).astype(np.float64)
         keep |= (smaller >= rule.min_contained) & (contained >= rule.containment)
     return keep, score
+
+
+@dataclass(frozen=True)
+class ReferenceIndex:
+    """Reference documents, indexed for :meth:`partialdup.detector.Detector.check_against`.
+
+    Attributes:
+        sentences: One row per matchable sentence; its ``index`` is the plain
+            :class:`partialdup.index.FeatureIndex` it was built from.
+        joins: One row per rejoined pair of neighbouring sentences (see
+            :attr:`partialdup.types.DocumentFeatures.joins`); an entry's ``sentence`` is the
+            first of the two.
+    """
+
+    sentences: SparseIndex
+    joins: SparseIndex
+
+    def feature_count(self) -> int:
+        """Distinct features stored, counted in each of the two indexes."""
+        return self.sentences.feature_count() + self.joins.feature_count()
+
+    def posting_count(self) -> int:
+        """Postings stored in the two indexes."""
+        return self.sentences.posting_count() + self.joins.posting_count()

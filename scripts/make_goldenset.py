@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import html
 import json
 import os
 import random

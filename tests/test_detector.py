@@ -1,5 +1,3 @@
-import time
-
 import pytest
 from hypothesis import given, settings, strategies as st
 

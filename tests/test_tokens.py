@@ -1,7 +1,5 @@
 from hypothesis import given, settings, strategies as st
 
-from partialdup.tokens import Tokenizer
-
 
 def words(tokenizer, text):
     return [t.text for t in tokenizer.tokenize(text)]
