@@ -23,6 +23,7 @@ from .output import write_jsonl
 from .pan import PanFormatError, detection_filename, read_pairs, span_detection, write_detections
 from .reader import InputError, ReadResult, read_documents, read_text
 from .resources import load_idf
+from .similarity import CopyRule
 from .tokens import Tokenizer
 from .types import Document
 
@@ -83,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
     evaluate.add_argument("--no-refine", action="store_true", help="score whole-sentence span edges (no character-level trimming)")
+    evaluate.add_argument("--near-ratio", type=float, default=DetectorConfig().near_ratio, help="second look at near misses on characters at this rapidfuzz ratio; 0 = off")
     evaluate.add_argument("--no-rejoin", action="store_true", help="do not match neighbouring sentences read as one across a line break")
     evaluate.add_argument("--all-origins", action="store_true", help="keep spans that re-explain a suspicious passage already explained by a longer span")
     evaluate.set_defaults(run=_run_eval)
@@ -212,6 +214,16 @@ def _run_pan(args: argparse.Namespace) -> int:
 
 
 def _run_eval(args: argparse.Namespace) -> int:
+    try:  # bad options fail before any work
+        configs = {
+            n: DetectorConfig(antecedents=n, refine=not args.no_refine, near_ratio=args.near_ratio,
+                              rejoin=not args.no_rejoin, single_origin=not args.all_origins)
+            for n in {*args.antecedents, DetectorConfig().antecedents}
+        }
+        for threshold in args.thresholds or []:
+            CopyRule(threshold)
+    except ValueError as error:
+        raise InputError(str(error)) from None
     gold = load_goldset(args.goldset)
     idf = load_idf(args.idf)
     shared = make_detector("low-idf-sig", idf)
@@ -224,8 +236,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     for method in args.methods:
         for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
             for threshold in args.thresholds or [None]:
-                config = DetectorConfig(antecedents=n, refine=not args.no_refine, rejoin=not args.no_rejoin, single_origin=not args.all_origins)
-                detector = make_detector(method, idf, config, threshold=threshold,
+                detector = make_detector(method, idf, configs[n], threshold=threshold,
                                          tokenizer=shared.tokenizer, splitter=shared.splitter)
                 params = f"n={n}" if method == "low-idf-sig" else ""
                 row = evaluate_method(gold, tokenized, detector, method=method, params=params)
