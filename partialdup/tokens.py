@@ -5,7 +5,8 @@ width), case folding and Traditional to Simplified Chinese. Normalisation is
 applied character by character, so every normalised character knows the
 original character it came from and every :class:`~partialdup.types.Token`
 maps back to the original text. Chinese words then get one form for Taiwan
-and mainland usage (see ``Tokenizer._common_word``). (Per-character conversion also makes the
+and mainland usage (see ``Tokenizer._common_word``); jieba is taught the
+Taiwan words it lacks (``data/taiwan_words.tsv``) so that it keeps them whole. (Per-character conversion also makes the
 Traditional/Simplified mapping a plain function of the character, which is
 what matching needs: both sides of a copy are converted the same way.)
 
@@ -18,13 +19,18 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from pathlib import Path
 from typing import Sequence
 
 from nltk.tokenize import RegexpTokenizer
 
 from .types import Token
 
-__all__ = ["Tokenizer", "normalise_char"]
+__all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS"]
+
+#: Taiwan words jieba's dictionary lacks, in the Simplified script the
+#: tokenizer segments (made by ``scripts/build_taiwan_words.py``).
+DEFAULT_TAIWAN_WORDS = Path(__file__).resolve().parent / "data" / "taiwan_words.tsv"
 
 # CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H.
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
@@ -66,14 +72,22 @@ class Tokenizer:
 
     Args:
         jieba_dictionary: Path to a jieba main dictionary; jieba's own when None.
+        taiwan_words: TSV of words (``word<TAB>frequency<TAB>...``, ``#``
+            comments) added to jieba's dictionary: Taiwan words in Simplified
+            script, so that 位元組 (位元组 once converted) stays one word and
+            meets its mainland form 字节. None adds nothing.
     """
 
-    def __init__(self, *, jieba_dictionary: str | None = None) -> None:
+    def __init__(
+        self, *, jieba_dictionary: str | None = None, taiwan_words: str | Path | None = DEFAULT_TAIWAN_WORDS
+    ) -> None:
         import jieba
 
         logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
         self._jieba = jieba.Tokenizer(jieba_dictionary or jieba.DEFAULT_DICT)
         self._jieba.initialize()
+        for word, frequency in _extra_words(taiwan_words):
+            self._jieba.add_word(word, frequency)
         self._converter = _converter("t2s")
         self._words = RegexpTokenizer(_TOKEN_PATTERN)
         self._table = _NormalisationTable(self._converter)
@@ -210,6 +224,17 @@ class _NormalisationTable(dict):
         if len(mapped) != 1:
             self.irregular.add(char)
         return mapped
+
+
+def _extra_words(path: str | Path | None) -> list[tuple[str, int]]:
+    if path is None:
+        return []
+    words = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            word, frequency = line.split("\t")[:2]
+            words.append((word, int(frequency)))
+    return words
 
 
 def _is_han(char: str) -> bool:

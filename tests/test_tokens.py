@@ -1,5 +1,7 @@
 from hypothesis import given, settings, strategies as st
 
+from partialdup.tokens import Tokenizer
+
 
 def words(tokenizer, text):
     return [t.text for t in tokenizer.tokenize(text)]
@@ -56,6 +58,14 @@ def test_taiwan_and_mainland_words_take_one_form(tokenizer):
     assert words(tokenizer, "如果檔案不存在就建立它") == words(tokenizer, "如果文件不存在就创建它")
     # A plain character conversion (s2t) still matches its source.
     assert words(tokenizer, "預設值是檔案") == words(tokenizer, "预设值是档案")
+    # Taiwan words jieba lacks (manpages-zh zh_TW od(1), re_syntax(3tcl)) stay whole.
+    assert words(tokenizer, "限制要轉儲的輸入位元組") == words(tokenizer, "限制要转储的输入字节")
+    assert words(tokenizer, "Tcl 正規表示式的語法") == words(tokenizer, "Tcl 正则表达式的语法")
+
+
+def test_without_the_taiwan_words_jieba_cuts_them():
+    plain = Tokenizer(taiwan_words=None)
+    assert words(plain, "輸入位元組") != words(plain, "输入字节")
 
 
 def test_hard_wrapped_chinese_gives_the_same_words(tokenizer):
