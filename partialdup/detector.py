@@ -240,7 +240,7 @@ class Detector:
             if key not in common and other_key not in common:
                 found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
-        near = index.sentences.search_all(self._near_rule) if self._near is not None else index.sentences.search([], self._near_rule)
+        near = index.sentences.search_all(self._near_rule) if self._near is not None else index.sentences.search([], self.rule)
         if self._near is not None:
             self._near.add_to(found, _keyed(near, sentences, sentences), docs, docs, (boilerplate, boilerplate), self.boilerplate)
         # Every document's rejoined sentences against every other's sentences
@@ -313,25 +313,13 @@ class Detector:
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         found_pairs, near, query_joins, reference_joins = self.search(query_docs, index)
         sentences = index.sentences.index.sentences
-        by_query: dict[int, list[tuple[int, float]]] = defaultdict(list)
-        for row, key, score in zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()):
-            by_query[row].append((key, score))
         found = FoundPairs()
-        query_boilerplate: set[tuple[int, int]] = set()
-        reference_boilerplate: set[tuple[int, int]] = set()
-        for row, matches in by_query.items():
-            q, s = queries_at[row]
-            others = [sentences[key] for key, _ in matches]
-            if self.boilerplate and len({other.doc for other in others}) >= self.boilerplate:
-                query_boilerplate.add((q, s))
-                reference_boilerplate.update((other.doc, other.sentence) for other in others)
-                continue
-            for other, (_, score) in zip(others, matches):
-                found.add((q, s), (other.doc, other.sentence), score)
-        near_pairs = ((queries_at[row], (sentences[key].doc, sentences[key].sentence), score)
-                      for row, key, score in zip(near.query.tolist(), near.key.tolist(), near.score.tolist()))
+        query_boilerplate, reference_boilerplate = self._whole_matches(found, found_pairs, queries_at, sentences)
+        skip = (query_boilerplate, reference_boilerplate)
         if self._near is not None:
-            self._near.add_to(found, near_pairs, query_docs, references, (query_boilerplate, reference_boilerplate), self.boilerplate)
+            near_pairs = ((queries_at[row], (sentences[key].doc, sentences[key].sentence), score)
+                          for row, key, score in zip(near.query.tolist(), near.key.tolist(), near.score.tolist()))
+            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
@@ -350,6 +338,35 @@ class Detector:
         if not self.single_origin:
             return detection
         return replace(detection, spans=tuple(single_origin(detection.spans)))
+
+    def _whole_matches(
+        self,
+        found: FoundPairs,
+        matches: PairMatches,
+        queries_at: Sequence[SentenceKey],
+        sentences: Sequence[IndexedSentence],
+    ) -> tuple[set[SentenceKey], set[SentenceKey]]:
+        """Records the query sentences' matches with whole reference sentences.
+
+        A query sentence that matches sentences of ``boilerplate`` or more
+        reference documents is boilerplate: none of its pairs is recorded.
+
+        Returns:
+            The boilerplate sentences of the queries and of the references.
+        """
+        by_query: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+        for row, key, score in zip(matches.query.tolist(), matches.key.tolist(), matches.score.tolist()):
+            by_query[row].append((sentences[key], score))
+        query_boilerplate: set[SentenceKey] = set()
+        reference_boilerplate: set[SentenceKey] = set()
+        for row, others in by_query.items():
+            if self.boilerplate and len({other.doc for other, _ in others}) >= self.boilerplate:
+                query_boilerplate.add(queries_at[row])
+                reference_boilerplate.update((other.doc, other.sentence) for other, _ in others)
+                continue
+            for other, score in others:
+                found.add(queries_at[row], (other.doc, other.sentence), score)
+        return query_boilerplate, reference_boilerplate
 
     def search(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex
