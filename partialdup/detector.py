@@ -17,7 +17,7 @@ from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
 from .origin import single_origin
-from .pairs import FoundPairs, SentenceKey, rejoined_hits
+from .pairs import FoundPairs, SentenceKey, rejoined_hits, rows_by_documents
 from .refine import refine_spans
 from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
@@ -204,7 +204,7 @@ class Detector:
         # Two sentences read as one have the words of each, unless a Han run
         # goes on across the break (a tenth of the gold set's joins): then
         # jieba must segment the run whole.
-        if self.tokenizer.words_across(text[first.start : first.end], text[second.start : second.end]):
+        if self.tokenizer.words_across(text[first.end - 1], text[second.start]):
             return tuple(self.tokenizer.words(text, first.start, second.end))
         return both
 
@@ -240,9 +240,11 @@ class Detector:
             if key not in common and other_key not in common:
                 found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
-        near = index.sentences.search_all(self._near_rule) if self._near is not None else index.sentences.search([], self.rule)
+        searches = [found_pairs]
         if self._near is not None:
+            near = index.sentences.search_all(self._near_rule)
             self._near.add_to(found, _keyed(near, sentences, sentences), docs, docs, (boilerplate, boilerplate), self.boilerplate)
+            searches.append(near)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -252,7 +254,7 @@ class Detector:
             other = (entry.doc, entry.sentence)
             if not {(d, i), (d, i + 1), other} & boilerplate:
                 found.add_rejoined(((d, i), (d, i + 1)), other, score)
-        return self._detection(docs, docs, found, index, (found_pairs, near, joined), boilerplate, boilerplate)
+        return self._detection(docs, docs, found, index, (*searches, joined), boilerplate, boilerplate)
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
@@ -354,18 +356,12 @@ class Detector:
         Returns:
             The boilerplate sentences of the queries and of the references.
         """
-        by_query: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
-        for row, key, score in zip(matches.query.tolist(), matches.key.tolist(), matches.score.tolist()):
-            by_query[row].append((sentences[key], score))
-        query_boilerplate: set[SentenceKey] = set()
-        reference_boilerplate: set[SentenceKey] = set()
-        for row, others in by_query.items():
-            if self.boilerplate and len({other.doc for other, _ in others}) >= self.boilerplate:
-                query_boilerplate.add(queries_at[row])
-                reference_boilerplate.update((other.doc, other.sentence) for other, _ in others)
-                continue
+        kept, common = rows_by_documents(matches, sentences, self.boilerplate)
+        for row, others in kept.items():
             for other, score in others:
                 found.add(queries_at[row], (other.doc, other.sentence), score)
+        query_boilerplate = {queries_at[row] for row in common}
+        reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
         return query_boilerplate, reference_boilerplate
 
     def search(

@@ -16,7 +16,7 @@ from .index import IndexedSentence
 from .sparse import PairMatches
 from .types import SentencePair
 
-__all__ = ["FoundPairs", "SentenceKey", "rejoined_hits"]
+__all__ = ["FoundPairs", "SentenceKey", "rejoined_hits", "rows_by_documents"]
 
 #: A sentence: (document number, sentence index).
 SentenceKey = tuple[int, int]
@@ -81,19 +81,35 @@ class FoundPairs:
         self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
 
 
+def rows_by_documents(
+    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
+) -> tuple[dict[int, list[tuple[IndexedSentence, float]]], dict[int, list[tuple[IndexedSentence, float]]]]:
+    """The matches of a search, per query row: (kept rows, boilerplate rows).
+
+    A row that matches sentences of ``boilerplate`` documents or more (0: no
+    limit) is boilerplate. Each row maps to its (indexed entry, score) list,
+    rows in increasing order.
+    """
+    hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+    for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
+        hits[row].append((entries[key], score))
+    kept: dict[int, list[tuple[IndexedSentence, float]]] = {}
+    common: dict[int, list[tuple[IndexedSentence, float]]] = {}
+    for row, entry_scores in hits.items():
+        many = boilerplate and len({entry.doc for entry, _ in entry_scores}) >= boilerplate
+        (common if many else kept)[row] = entry_scores
+    return kept, common
+
+
 def rejoined_hits(
     found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
 ) -> Iterator[tuple[int, IndexedSentence, float]]:
     """(row, indexed entry, score) of a search involving rejoined sentences.
 
     A row that matches ``boilerplate`` documents or more (0: no limit) is left
-    out, as whole sentences that do are.
+    out, as whole sentences that do are (see :func:`rows_by_documents`).
     """
-    hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
-    for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
-        hits[row].append((entries[key], score))
-    for row, entry_scores in hits.items():
-        if boilerplate and len({entry.doc for entry, _ in entry_scores}) >= boilerplate:
-            continue
+    kept, _ = rows_by_documents(found, entries, boilerplate)
+    for row, entry_scores in kept.items():
         for entry, score in entry_scores:
             yield row, entry, score

@@ -1,7 +1,7 @@
 import numpy as np
 
 from partialdup.index import IndexedSentence
-from partialdup.pairs import FoundPairs, rejoined_hits
+from partialdup.pairs import FoundPairs, rejoined_hits, rows_by_documents
 from partialdup.sparse import PairMatches
 from partialdup.types import SentencePair
 
@@ -58,3 +58,10 @@ def test_has_sees_a_pair_in_either_order_when_swapped():
     assert found.has((2, 9), (5, 1)) and found.has((5, 1), (2, 9)) and not found.has((5, 2), (2, 9))
     found.add_rejoined(((3, 0), (3, 1)), (2, 9), 0.9)
     assert not found.has((3, 0), (2, 9))  # rejoined pairs are not whole-sentence copies
+
+
+def test_rows_by_documents_splits_kept_and_boilerplate_rows():
+    entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
+    kept, common = rows_by_documents(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3)
+    assert list(common) == [0] and [entry.doc for entry, _ in common[0]] == [0, 1, 2]
+    assert list(kept) == [1] and [entry.doc for entry, _ in kept[1]] == [2, 2]
