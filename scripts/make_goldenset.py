@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import unicodedata
+from collections import Counter
 from html.parser import HTMLParser
 
 SEED = 20261122
@@ -724,13 +725,16 @@ def natural_align(susp_text: str, src_text: str, window: int = 60):
     sentences form one span while at most NAT_SPAN_BRIDGE unmatched sentences lie
     between two matches on each side.  Later rounds align the susp sentences left
     unmatched (a passage quoted out of order or twice) and keep only spans that
-    contain an anchor.
+    contain an anchor.  A span of a single sentence whose normalised form occurs
+    more than once in either text is dropped in every round.
 
     Returns (spans, n_anchor_eligible_susp, n_anchor_matches); each span is
     dict(susp=(s,e), src=(s,e), pairs=[((s,e),(s,e)), ...]), sorted by susp offset.
     """
     ss, rs = sentences(susp_text), sentences(src_text)
     S, R = _nat_prep(susp_text, ss), _nat_prep(src_text, rs)
+    s_count = Counter(x[1] for x in S)
+    r_count = Counter(x[1] for x in R)
     done: set = set()
     spans = []
     n_anchor = 0
@@ -751,6 +755,16 @@ def natural_align(susp_text: str, src_text: str, window: int = 60):
             cur = [sp for sp in cur if any(si in anchors for si, _ in sp["m"])]
         if not cur:
             break
+        # A span of one sentence whose normalised form recurs in either text
+        # (尝试下列例子, "Try the following examples", after every example
+        # block) has no place: which occurrence copies which is not in the
+        # text, and such a line alone is no evidence of a copy.  It is set
+        # aside like a labelled sentence, so the rounds run as without it.
+        placeless = [sp for sp in cur if len(sp["m"]) == 1 and (
+            s_count[S[sp["m"][0][0]][1]] > 1 or r_count[R[sp["m"][0][1]][1]] > 1)]
+        for sp in placeless:
+            done.add(sp["m"][0][0])
+        cur = [sp for sp in cur if sp not in placeless]
         for sp in cur:
             n_anchor += sum(1 for si, _ in sp["m"] if si in anchors)
             done.update(si for si, _ in sp["m"])
@@ -1618,7 +1632,10 @@ from these later rounds only spans that contain an anchor; this labels passages 
 order or twice (fortunes-zh).  Matched sentences form one span/feature while both sides
 continue in order with at most 2 unmatched sentences between two matches on either side; a
 span runs from its first to its last matched sentence, and the unmatched sentences it bridges
-are not sentence-pair labels.
+are not sentence-pair labels.  A span of a single sentence whose normalised form occurs more
+than once in either document is dropped (in every round): which occurrence copies which is not
+in the text, and such a line alone (尝试下列例子, “try the following examples”, closes many
+sections of Debian Reference) is no evidence of a copy.
 1. zh_TW vs zh_CN man pages of the same command (zh_TW is the susp document).
 2. Debian Reference zh-tw vs zh-cn sections (same section).
 3. fortunes-zh quotations of *Debian 参考手册 (版本 2.73)* vs debian-reference-zh-cn 2.100
