@@ -1469,6 +1469,11 @@ and checked by eye (e.g. `# fdisk /dev/sdx`, `$ sudo vim /etc/exim4/passwd.clien
 package-2`, `fi`): 20 of 20 are the same line, between the same two matched anchors of the two
 documents.  Before this change a quoted command block was one joined line in the fortune and
 several lines in the source, matched by neither rule, and a table was in the fortune only.
+The same build stopped labelling one-sentence spans of a line that recurs in either document:
+of the 35 such `尝试下列例子` spans of the previous build, the line after it in the fortune
+(`$ man man`, `# enable bash-completion`, ...) and the line after the paired occurrence in the
+source (`$ touch foo bar`, `$ cd; mkfifo mypipe`, ...) were the same in 0 of 35, so the label
+had paired the line with an occurrence from another place.
 """
 
 
