@@ -20,10 +20,11 @@ import sys
 from pathlib import Path
 
 from partialdup.detector import DetectorConfig
-from partialdup.evaluate import EvalRow, evaluate_method, load_goldset, tokenize_goldset, with_extractor
+from partialdup.evaluate import EvalRow, evaluate_method, with_extractor
 from partialdup.imatch import IMatch
 from partialdup.methods import DEFAULT_THRESHOLDS, make_detector
-from partialdup.resources import load_idf
+
+from goldset_setup import prepare
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 ANTECEDENTS = (10, 50, 500, 1000)
@@ -31,10 +32,8 @@ IMATCH_RANGES = ((0.0, 1.0), (0.1, 1.0), (0.2, 1.0), (0.3, 1.0), (0.4, 1.0), (0.
 
 
 def run_all(goldset: Path) -> list[EvalRow]:
-    gold = load_goldset(goldset)
-    idf = load_idf()
-    base = make_detector("low-idf-sig", idf)
-    tokenized = tokenize_goldset(gold, base)
+    prepared = prepare(goldset)
+    gold, idf, base, tokenized = prepared.gold, prepared.idf, prepared.base, prepared.tokenized
     print(f"tokenized {len(gold.sources) + len(gold.suspicious)} documents in {tokenized.seconds:.1f}s", file=sys.stderr)
     rows: list[EvalRow] = []
 
@@ -43,7 +42,7 @@ def run_all(goldset: Path) -> list[EvalRow]:
         rows.append(row)
         print(json.dumps(row.as_json()), file=sys.stderr, flush=True)
 
-    shared = {"tokenizer": base.tokenizer, "splitter": base.splitter}
+    shared = prepared.shared
     for method in ("3-shingle", "4-shingle", "5-shingle", "spotsig", "spotsig-small"):
         for tau in THRESHOLDS:
             run(method, make_detector(method, idf, threshold=tau, **shared))

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from partialdup.detector import DetectorConfig
-from partialdup.evaluate import evaluate_method, load_goldset, tokenize_goldset
+from partialdup.evaluate import evaluate_method
 from partialdup.methods import make_detector
-from partialdup.resources import load_idf
+
+from goldset_setup import prepare
 
 #: (label, changes from the defaults)
 CHANGES: tuple[tuple[str, dict[str, object]], ...] = (
@@ -52,16 +53,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("goldset", type=Path)
     args = parser.parse_args()
-    gold = load_goldset(args.goldset)
-    idf = load_idf()
-    base = make_detector("low-idf-sig", idf)
-    tokenized = tokenize_goldset(gold, base)
+    prepared = prepare(args.goldset)
+    gold, idf, tokenized = prepared.gold, prepared.idf, prepared.tokenized
     print("| change from the defaults | P | R | F1 | plagdet | granularity | index bytes |")
     print("|---|---|---|---|---|---|---|")
     for label, change in CHANGES:
         config = dataclasses.replace(DetectorConfig(), **change)
         detector = make_detector("low-idf-sig", idf, config, threshold=config.threshold,
-                                 tokenizer=base.tokenizer, splitter=base.splitter)
+                                 **prepared.shared)
         row = evaluate_method(gold, tokenized, detector, method="low-idf-sig")
         print(f"| {label} | {row.precision:.3f} | {row.recall:.3f} | {row.f1:.3f} | {row.plagdet:.3f} | "
               f"{row.granularity:.2f} | {row.index_bytes:,} |", flush=True)
