@@ -267,18 +267,45 @@ def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePa
     of their own that cross the passage's chain. They are the same passage,
     not further copies, and must not become fragments of it. Chains that
     overlap in one document only (a passage copied twice) stay apart.
+
+    The result is the finest grouping in which no two groups' ranges overlap
+    in both documents (merging only grows ranges, so it is unique whatever
+    the order of merging). Each pass sweeps the groups in order of their
+    start in A, comparing a group only with the groups still open in A, so a
+    long document's thousands of chains cost about n log n, not n squared;
+    passes repeat while a merge grew a range.
     """
-    merged: list[list[SentencePair]] = []
-    extents: list[list[int]] = []
-    for chain in sorted(chains, key=lambda c: (min(p.a for p in c), min(p.b for p in c))):
-        a0, a1 = min(p.a for p in chain), max(p.a for p in chain)
-        b0, b1 = min(p.b for p in chain), max(p.b for p in chain)
-        for k, (x0, x1, y0, y1) in enumerate(extents):
-            if a0 <= x1 + 1 and x0 <= a1 + 1 and b0 <= y1 + 1 and y0 <= b1 + 1:
-                merged[k] = sorted(merged[k] + chain)
-                extents[k] = [min(x0, a0), max(x1, a1), min(y0, b0), max(y1, b1)]
-                break
-        else:
-            merged.append(list(chain))
-            extents.append([a0, a1, b0, b1])
-    return merged if len(merged) == len(chains) else _merge_overlapping(merged)
+    groups = [_Group(list(chain)) for chain in chains]
+    merged = True
+    while merged:
+        merged = False
+        groups.sort(key=lambda g: (g.a0, g.b0))
+        kept: list[_Group] = []
+        open_in_a: list[_Group] = []
+        for group in groups:
+            open_in_a = [g for g in open_in_a if g.a1 + 1 >= group.a0]
+            home = next((g for g in open_in_a if g.b0 <= group.b1 + 1 and group.b0 <= g.b1 + 1), None)
+            if home is None:
+                kept.append(group)
+                open_in_a.append(group)
+            else:
+                home.absorb(group)
+                merged = True
+        groups = kept
+    return [sorted(g.pairs) for g in groups]
+
+
+class _Group:
+    """Chains merged so far, with their ranges in A and in B."""
+
+    __slots__ = ("pairs", "a0", "a1", "b0", "b1")
+
+    def __init__(self, pairs: list[SentencePair]) -> None:
+        self.pairs = pairs
+        self.a0, self.a1 = min(p.a for p in pairs), max(p.a for p in pairs)
+        self.b0, self.b1 = min(p.b for p in pairs), max(p.b for p in pairs)
+
+    def absorb(self, other: "_Group") -> None:
+        self.pairs.extend(other.pairs)
+        self.a0, self.a1 = min(self.a0, other.a0), max(self.a1, other.a1)
+        self.b0, self.b1 = min(self.b0, other.b0), max(self.b1, other.b1)

@@ -1,6 +1,6 @@
 from hypothesis import given, strategies as st
 
-from partialdup.matching import chain_pairs, monotone_alignment, spans_for_documents
+from partialdup.matching import _merge_overlapping, chain_pairs, monotone_alignment, spans_for_documents
 from partialdup.types import Sentence, SentencePair
 
 
@@ -109,3 +109,40 @@ def test_monotone_alignment_is_the_best_in_order_chain(pairs):
         for p, q in zip(kept, kept[1:])
     )
     assert abs(sum(p.score for p in kept) - _best_chain_total(pairs)) < 1e-9
+
+
+def merge_overlapping_reference(chains):
+    """Plain reference of ``_merge_overlapping``: merge any two overlapping
+    groups, one at a time, comparing every pair, until none overlap."""
+    groups = [list(chain) for chain in chains]
+
+    def box(group):
+        return min(p.a for p in group), max(p.a for p in group), min(p.b for p in group), max(p.b for p in group)
+
+    def overlap(x, y):
+        (a0, a1, b0, b1), (c0, c1, d0, d1) = box(x), box(y)
+        return a0 <= c1 + 1 and c0 <= a1 + 1 and b0 <= d1 + 1 and d0 <= b1 + 1
+
+    while True:
+        pair = next(((i, j) for i in range(len(groups)) for j in range(i) if overlap(groups[i], groups[j])), None)
+        if pair is None:
+            return groups
+        i, j = pair
+        groups[j] = groups[j] + groups.pop(i)
+
+
+_pairs = st.builds(P, st.integers(0, 30), st.integers(0, 30))
+
+
+@given(st.lists(st.lists(_pairs, min_size=1, max_size=4), max_size=25))
+def test_merging_overlapping_chains_agrees_with_the_reference(chains):
+    def partition(groups):
+        return sorted(sorted(group) for group in groups)
+
+    assert partition(_merge_overlapping(chains)) == partition(merge_overlapping_reference(chains))
+
+
+def test_thousands_of_disjoint_chains_stay_apart():
+    # 20,000 chains along the diagonal, none touching: one sweep, no merge.
+    chains = [[P(3 * i, 3 * i), P(3 * i + 1, 3 * i + 1)] for i in range(20_000)]
+    assert len(_merge_overlapping(chains)) == 20_000
