@@ -33,7 +33,7 @@ per span, of sentences of at most ``max_sentence_chars`` characters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz
@@ -105,17 +105,25 @@ class _Cut:
 
 @dataclass(frozen=True, slots=True)
 class _Side:
-    """One document of a span: its name in the span (``"a"``/``"b"``), text and sentences."""
+    """One document of a span: its name in the span (``"a"``/``"b"``), text and sentences.
+
+    A side serves every span of its document within one refinement (one
+    normaliser), so each sentence is made compact once, however many spans'
+    edges look at it: a long document has thousands of spans.
+    """
 
     name: str
     text: str
     sentences: Sequence[Sentence]
+    memo: dict[int, _Compact] = field(default_factory=dict, compare=False, repr=False)
 
     def compact(self, index: int, normalise: Normaliser) -> _Compact:
         """The compact form of sentence ``index`` ('' outside the document)."""
         if not 0 <= index < len(self.sentences):
             return _Compact("", ())
-        return _compact(self.text, self.sentences[index], normalise)
+        if index not in self.memo:
+            self.memo[index] = _compact(self.text, self.sentences[index], normalise)
+        return self.memo[index]
 
 
 def refine_span(
@@ -151,10 +159,15 @@ def refine_span(
     Returns:
         The refined span; ``span`` itself when no edge moves.
     """
+    return _refined(span, _Side("a", text_a, a_sentences), _Side("b", text_b, b_sentences), normalise, min_ratio, min_score)
+
+
+def _refined(span: Span, a: _Side, b: _Side, normalise: Normaliser, min_ratio: float, min_score: float) -> Span:
+    # refine_span for a span whose two sides are given (and may be shared).
     if not span.pairs:
         return span
+    text_a, text_b = a.text, b.text
     first, last = min(span.pairs), max(span.pairs)
-    a, b = _Side("a", text_a, a_sentences), _Side("b", text_b, b_sentences)
     edges = {"a": [span.a_start, span.a_end], "b": [span.b_start, span.b_end]}
     head = _edge_cut(first, a, b, normalise, min_ratio, min_score, from_end=False)
     if head is not None:
@@ -253,13 +266,15 @@ def refine_spans(
     """
     b_texts = texts if b_texts is None else b_texts
     b_sentences = sentences if b_sentences is None else b_sentences
-    refined = [
-        refine_span(
-            span, texts[span.a], b_texts[span.b], sentences[span.a], b_sentences[span.b], normalise,
-            min_ratio=min_ratio, min_score=min_score,
-        )
-        for span in spans
-    ]
+    a_sides: dict[str, _Side] = {}
+    b_sides: dict[str, _Side] = {}
+    refined = []
+    for span in spans:
+        if span.a not in a_sides:
+            a_sides[span.a] = _Side("a", texts[span.a], sentences[span.a])
+        if span.b not in b_sides:
+            b_sides[span.b] = _Side("b", b_texts[span.b], b_sentences[span.b])
+        refined.append(_refined(span, a_sides[span.a], b_sides[span.b], normalise, min_ratio, min_score))
     refined.sort(key=lambda s: (s.a, s.b, s.a_start, s.b_start, s.a_end, s.b_end))
     return tuple(refined)
 
