@@ -13,9 +13,12 @@ cannot be an unmatched copy, so any number of them may lie inside a span.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Sequence
+
+from sortedcontainers import SortedList
 
 from .similarity import bag_jaccard
 from .types import Bag, Sentence, SentencePair, Span
@@ -271,37 +274,63 @@ def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePa
     The result is the finest grouping in which no two groups' ranges overlap
     in both documents (merging only grows ranges, so it is unique whatever
     the order of merging). Each pass sweeps the groups in order of their
-    start in A, comparing a group only with the groups still open in A, so a
-    long document's thousands of chains cost about n log n, not n squared;
-    passes repeat while a merge grew a range.
+    start in A, keeping the groups still open in A sorted by their start in
+    B; passes repeat while a merge grew a range. A long document's thousands
+    of chains, and a line repeated hundreds of times (hundreds of one-pair
+    chains open at once), cost about n log n per pass, not n squared.
     """
     groups = [_Group(list(chain)) for chain in chains]
     merged = True
     while merged:
-        merged = False
         groups.sort(key=lambda g: (g.a0, g.b0))
-        kept: list[_Group] = []
-        open_in_a: list[_Group] = []
-        for group in groups:
-            open_in_a = [g for g in open_in_a if g.a1 + 1 >= group.a0]
-            home = next((g for g in open_in_a if g.b0 <= group.b1 + 1 and group.b0 <= g.b1 + 1), None)
-            if home is None:
-                kept.append(group)
-                open_in_a.append(group)
-            else:
-                home.absorb(group)
-                merged = True
-        groups = kept
+        groups, merged = _merge_pass(groups)
     return [sorted(g.pairs) for g in groups]
+
+
+def _merge_pass(groups: list["_Group"]) -> tuple[list["_Group"], bool]:
+    """One sweep of :func:`_merge_overlapping` over groups sorted by start in A.
+
+    The open groups' B ranges neither overlap nor touch as long as no merge
+    happened in the pass, so a new group can only meet the open group that
+    starts last in B at or before its end (+1): that one is the only test.
+    After a merge that invariant may fail until the next pass, which then
+    runs, since the pass reports the merge.
+    """
+    kept: list[_Group] = []
+    by_b = SortedList(key=lambda g: (g.b0, g.number))
+    ends: list[tuple[int, int, _Group]] = []  # (a1 when pushed, number, group): open groups by end in A
+    merged = False
+    for number, group in enumerate(groups):
+        group.number = number
+        while ends and ends[0][0] + 1 < group.a0:
+            _, _, done = heapq.heappop(ends)
+            if done.a1 + 1 < group.a0:
+                by_b.discard(done)
+            else:  # grew by a merge since it was pushed
+                heapq.heappush(ends, (done.a1, done.number, done))
+        slot = by_b.bisect_key_right((group.b1 + 1, len(groups))) - 1
+        home = by_b[slot] if slot >= 0 else None
+        if home is not None and group.b0 <= home.b1 + 1:
+            by_b.remove(home)
+            home.absorb(group)
+            by_b.add(home)
+            heapq.heappush(ends, (home.a1, home.number, home))
+            merged = True
+        else:
+            kept.append(group)
+            by_b.add(group)
+            heapq.heappush(ends, (group.a1, group.number, group))
+    return kept, merged
 
 
 class _Group:
     """Chains merged so far, with their ranges in A and in B."""
 
-    __slots__ = ("pairs", "a0", "a1", "b0", "b1")
+    __slots__ = ("pairs", "a0", "a1", "b0", "b1", "number")
 
     def __init__(self, pairs: list[SentencePair]) -> None:
         self.pairs = pairs
+        self.number = 0  # position in the current pass, a tie-breaker
         self.a0, self.a1 = min(p.a for p in pairs), max(p.a for p in pairs)
         self.b0, self.b1 = min(p.b for p in pairs), max(p.b for p in pairs)
 
