@@ -14,6 +14,7 @@ cannot be an unmatched copy, so any number of them may lie inside a span.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Sequence
@@ -28,6 +29,7 @@ __all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_do
 
 @dataclass
 class _Chain:
+    number: int  # creation order: of two equally close chains, the older one continues
     pairs: list[SentencePair] = field(default_factory=list)
     last_a: int = 0
     last_b: int = 0
@@ -42,6 +44,13 @@ def chain_pairs(
 ) -> list[list[SentencePair]]:
     """Group the copied sentence pairs of one document pair into chains.
 
+    Pairs are taken in order of (a, b); each continues the open chain whose
+    last pair is closest (fewest steps in A plus B, the older chain on a tie)
+    among those within ``gap + 1`` steps in both documents, or starts a chain.
+    The open chains are kept sorted by their last sentence in B, so a pair
+    looks only at the chains ending in its window: a line repeated hundreds
+    of times keeps hundreds of chains open without every pair visiting them.
+
     Args:
         pairs: Sentence pairs between document A and document B.
         gap: Unmatched matchable sentences tolerated between two chained
@@ -55,34 +64,39 @@ def chain_pairs(
         Chains of pairs, each sorted by (a, b), ordered by their first pair.
     """
     reach = gap + 1
-    open_chains: list[_Chain] = []
-    done: list[_Chain] = []
+    chains: list[_Chain] = []
+    open_by_b = SortedList(key=lambda c: (c.last_b, c.number))
+    ends: list[tuple[int, int]] = []  # (last_a, number) of every update; stale ones are skipped
     for pair in sorted(pairs):
         rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
         rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
-        still_open: list[_Chain] = []
-        for chain in open_chains:
-            (still_open if chain.last_a >= rank_a - reach else done).append(chain)
-        open_chains = still_open
-        best = _closest_chain(open_chains, rank_a, rank_b, reach)
+        while ends and ends[0][0] < rank_a - reach:  # ranks only grow in A: closed for good
+            last_a, number = heapq.heappop(ends)
+            if chains[number].last_a == last_a:
+                open_by_b.discard(chains[number])
+        best = _closest_chain(open_by_b, rank_a, rank_b, reach)
         if best is None:
-            best = _Chain()
-            open_chains.append(best)
+            best = _Chain(len(chains))
+            chains.append(best)
+        else:
+            open_by_b.remove(best)
         best.pairs.append(pair)
         best.last_a, best.last_b = rank_a, rank_b
-    done.extend(open_chains)
-    chains = [chain.pairs for chain in done]
-    chains.sort(key=lambda c: (c[0].a, c[0].b))
-    return chains
+        open_by_b.add(best)
+        heapq.heappush(ends, (rank_a, best.number))
+    found = [chain.pairs for chain in chains]
+    found.sort(key=lambda c: (c[0].a, c[0].b))
+    return found
 
 
-def _closest_chain(chains: list[_Chain], rank_a: int, rank_b: int, reach: int) -> _Chain | None:
-    best, best_distance = None, 2 * reach + 1
-    for chain in chains:
-        step_a, step_b = rank_a - chain.last_a, rank_b - chain.last_b
-        if 0 <= step_a <= reach and 0 <= step_b <= reach and step_a + step_b > 0:
-            if step_a + step_b < best_distance:
-                best, best_distance = chain, step_a + step_b
+def _closest_chain(open_by_b: SortedList, rank_a: int, rank_b: int, reach: int) -> _Chain | None:
+    # Open chains end within reach in A; those ending in B's window are candidates.
+    best: _Chain | None = None
+    best_key = (2 * reach + 1, 0)
+    for chain in open_by_b.irange_key((rank_b - reach, -1), (rank_b, math.inf)):
+        distance = rank_a - chain.last_a + rank_b - chain.last_b
+        if distance > 0 and (distance, chain.number) < best_key:
+            best, best_key = chain, (distance, chain.number)
     return best
 
 

@@ -146,3 +146,46 @@ def test_thousands_of_disjoint_chains_stay_apart():
     # 20,000 chains along the diagonal, none touching: one sweep, no merge.
     chains = [[P(3 * i, 3 * i), P(3 * i + 1, 3 * i + 1)] for i in range(20_000)]
     assert len(_merge_overlapping(chains)) == 20_000
+
+
+def chain_pairs_reference(pairs, *, gap=3, a_ranks=None, b_ranks=None):
+    """Plain reference of ``chain_pairs``: every pair looks at every open chain."""
+    reach = gap + 1
+    open_chains, done = [], []  # each chain: [pairs, last_a, last_b]
+    for pair in sorted(pairs):
+        rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
+        rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
+        done += [c for c in open_chains if c[1] < rank_a - reach]
+        open_chains = [c for c in open_chains if c[1] >= rank_a - reach]
+        best, best_distance = None, 2 * reach + 1
+        for chain in open_chains:  # the first of the closest, in order of creation
+            step_a, step_b = rank_a - chain[1], rank_b - chain[2]
+            if 0 <= step_a <= reach and 0 <= step_b <= reach and 0 < step_a + step_b < best_distance:
+                best, best_distance = chain, step_a + step_b
+        if best is None:
+            best = [[], 0, 0]
+            open_chains.append(best)
+        best[0].append(pair)
+        best[1], best[2] = rank_a, rank_b
+    chains = [c[0] for c in done + open_chains]
+    return sorted(chains, key=lambda c: (c[0].a, c[0].b))
+
+
+@given(
+    st.lists(st.builds(P, st.integers(0, 25), st.integers(0, 25)), unique=True, max_size=60),
+    st.integers(0, 4),
+    st.booleans(),
+)
+def test_chaining_agrees_with_the_reference(pairs, gap, ranked):
+    # Ranks as made by matchable_ranks: some sentences do not count.
+    ranks = [i // 2 for i in range(26)] if ranked else None
+    assert chain_pairs(pairs, gap=gap, a_ranks=ranks, b_ranks=ranks) == chain_pairs_reference(
+        pairs, gap=gap, a_ranks=ranks, b_ranks=ranks
+    )
+
+
+def test_a_line_repeated_on_both_sides_pairs_in_place():
+    # Line 5 recurs at 5, 40 and 80 in B: each occurrence starts its own chain,
+    # and the passage's next pair continues the chain it follows.
+    pairs = [P(4, 4), P(5, 5), P(5, 40), P(5, 80), P(6, 6)]
+    assert chain_pairs(pairs) == [[P(4, 4), P(5, 5), P(6, 6)], [P(5, 40)], [P(5, 80)]]
