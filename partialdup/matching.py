@@ -312,28 +312,26 @@ def _merge_pass(groups: list["_Group"]) -> tuple[list["_Group"], bool]:
     """
     kept: list[_Group] = []
     by_b = SortedList(key=lambda g: (g.b0, g.number))
-    ends: list[tuple[int, int, _Group]] = []  # (a1 when pushed, number, group): open groups by end in A
+    ends: list[tuple[int, int]] = []  # (a1, number) of every change; stale ones are skipped
     merged = False
     for number, group in enumerate(groups):
         group.number = number
         while ends and ends[0][0] + 1 < group.a0:
-            _, _, done = heapq.heappop(ends)
-            if done.a1 + 1 < group.a0:
-                by_b.discard(done)
-            else:  # grew by a merge since it was pushed
-                heapq.heappush(ends, (done.a1, done.number, done))
+            a1, done = heapq.heappop(ends)
+            if groups[done].a1 == a1:
+                by_b.discard(groups[done])
         slot = by_b.bisect_key_right((group.b1 + 1, len(groups))) - 1
         home = by_b[slot] if slot >= 0 else None
         if home is not None and group.b0 <= home.b1 + 1:
             by_b.remove(home)
             home.absorb(group)
             by_b.add(home)
-            heapq.heappush(ends, (home.a1, home.number, home))
             merged = True
         else:
+            home = group
             kept.append(group)
             by_b.add(group)
-            heapq.heappush(ends, (group.a1, group.number, group))
+        heapq.heappush(ends, (home.a1, home.number))
     return kept, merged
 
 
