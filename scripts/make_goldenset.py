@@ -1495,7 +1495,9 @@ def source_table(vers):
          "HTML→text, one doc per page", "GPL-2 (LICENSES/)"),
         ("fortunes-zh", "`/usr/share/games/fortunes/chinese`",
          "only the fortunes quoting “Debian 参考手册”; ANSI colour escapes and attribution lines removed, "
-         "hard-wrapped lines joined; one doc per Debian Reference chapter", "GPL-3.0+ (LICENSES/)"),
+         "box-drawn tables and their captions removed (the Debian Reference text has no tables), "
+         "hard-wrapped lines joined (a line shorter than the 72-column fill stays a line); "
+         "one doc per Debian Reference chapter", "GPL-3.0+ (LICENSES/)"),
         ("bible-kjv-text", "`/usr/lib/bible.data` (read with `bible -f` from bible-kjv)",
          "one verse per line, 3 chapters per doc", "GPL-2+ per the package copyright file (LICENSES/)"),
         ("base-files", "`/usr/share/common-licenses/GPL-2`", "hard-wrapped lines joined",
