@@ -1,6 +1,10 @@
-from hypothesis import given, settings, strategies as st
+import functools
 
-from partialdup.tokens import Tokenizer
+import regex
+from hypothesis import given, settings, strategies as st
+from nltk.tokenize import RegexpTokenizer
+
+from partialdup.tokens import _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
 
 
 def words(tokenizer, text):
@@ -100,3 +104,21 @@ def test_a_han_run_goes_on_across_a_line_break(tokenizer):
     assert tokenizer.words_across("开始菜", "单入口。")
     assert tokenizer.words_across("⼀", "二")  # a Kangxi radical normalises to a Han character
     assert not tokenizer.words_across("菜单。", "单入口") and not tokenizer.words_across("菜单", "menu")
+
+
+@settings(deadline=None)  # the first call compiles the pattern twice
+@given(st.text(alphabet=st.sampled_from(list("ab Z9'’-._\n\t，。中文字乙 éß𠀀") + ["\u3000", "Ａ"]), max_size=60))
+def test_the_token_pattern_finds_what_nltks_regexp_tokenizer_finds(text):
+    # The pattern is compiled directly with the regex engine; NLTK's
+    # RegexpTokenizer is the reference it replaced.
+    assert [m.span() for m in _compiled_pattern().finditer(text)] == list(_nltk_reference().span_tokenize(text))
+
+
+@functools.cache
+def _compiled_pattern():
+    return regex.compile(_TOKEN_PATTERN, _TOKEN_FLAGS)
+
+
+@functools.cache
+def _nltk_reference():
+    return RegexpTokenizer(_TOKEN_PATTERN)
