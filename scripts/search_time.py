@@ -16,20 +16,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Callable
 
 from partialdup.methods import make_detector
 
+from bench import best_time
 from goldset_setup import prepare
-
-
-def best_of(step: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        step()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
@@ -46,8 +37,8 @@ def main() -> None:
         suspicious = [detector.fingerprint(d) for d in prepared.tokenized.suspicious]
         index = detector.build_index(sources)
         bags = [bag for d in suspicious for i, bag in enumerate(d.bags) if detector.matchable(d, i)]
-        search = best_of(lambda: index.sentences.search(bags, detector.rule), args.repeat)
-        everything = best_of(lambda: detector.search(suspicious, index), args.repeat)
+        search = best_time(lambda: index.sentences.search(bags, detector.rule), args.repeat, setup=lambda: None)
+        everything = best_time(lambda: detector.search(suspicious, index), args.repeat, setup=lambda: None)
         accepted = len(index.sentences.search(bags, detector.rule).key)
         start = time.perf_counter()
         reference = sum(1 for bag in bags for _ in index.sentences.index.query(bag, detector.rule))
