@@ -585,13 +585,14 @@ def drop_tables(text: str) -> str:
     in only one of the two texts could be neither matched nor labelled.
     """
     lines = text.split("\n")
-    is_table = [ln.strip(" \t\u00a0\u3000")[:1] in tuple(BOX_DRAWING) for ln in lines]
+    stripped = [ln.strip(" \t\u00a0\u3000") for ln in lines]
+    is_table = [bool(ln) and ln[0] in BOX_DRAWING for ln in stripped]
     kept = []
     for k, ln in enumerate(lines):
         if is_table[k]:
             continue
-        following = next((j for j in range(k + 1, len(lines)) if lines[j].strip(" \t\u00a0\u3000")), None)
-        if following is not None and is_table[following] and TABLE_CAPTION.match(ln.strip(" \t\u00a0\u3000")):
+        following = next((j for j in range(k + 1, len(lines)) if stripped[j]), None)
+        if following is not None and is_table[following] and TABLE_CAPTION.match(stripped[k]):
             continue
         kept.append(ln)
     return "\n".join(kept)
@@ -1340,18 +1341,13 @@ def unlabelled_repeats(susp_docs, src_docs, sent_pairs, natural_kind) -> dict:
     found: dict = {}
     for pair, kind in sorted(natural_kind.items()):
         st, rt = susp_docs[pair[0]]["text"], src_docs[pair[1]]["text"]
-        source = {f(rt[a:b]) for a, b in sentences(rt) for f in (norm_a, norm_b)}
-        for a, b in sentences(st):
-            if len(norm_a(st[a:b])) >= 2 and (a, b) not in labelled.get(pair, ()) \
-                    and (norm_a(st[a:b]) in source or norm_b(st[a:b]) in source):
-                found.setdefault(kind, []).append(st[a:b])
-    out = {}
-    for kind, texts in sorted(found.items()):
-        counts: dict = {}
-        for x in texts:
-            counts[x] = counts.get(x, 0) + 1
-        out[kind] = (len(texts), sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:6])
-    return out
+        source = {form for _, na, nb, _ in _nat_prep(rt, sentences(rt)) for form in (na, nb)}
+        spans = sentences(st)
+        for i, na, nb, _ in _nat_prep(st, spans):
+            if spans[i] not in labelled.get(pair, ()) and (na in source or nb in source):
+                found.setdefault(kind, []).append(st[spans[i][0]:spans[i][1]])
+    return {kind: (len(texts), sorted(Counter(texts).items(), key=lambda kv: (-kv[1], kv[0]))[:6])
+            for kind, texts in sorted(found.items())}
 
 
 def feature_xml(susp, src, feats):
