@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Collection, Iterable, Iterator, Sequence, Union
+from typing import Callable, Collection, Iterable, Iterator, Sequence, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
@@ -243,7 +243,8 @@ class Detector:
         searches = [found_pairs]
         if self._near is not None:
             near = index.sentences.search_all(self._near_rule)
-            self._near.add_to(found, _keyed(near, sentences, sentences), docs, docs, (boilerplate, boilerplate), self.boilerplate)
+            near_pairs = _keyed(near, lambda key: (sentences[key].doc, sentences[key].sentence), sentences)
+            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate)
             searches.append(near)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
@@ -259,6 +260,10 @@ class Detector:
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
         return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
+
+    def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+        """(document, sentence) of every matchable sentence, in document order."""
+        return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
 
     def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
         # A sentence matched in `boilerplate` or more other documents is boilerplate.
@@ -311,7 +316,7 @@ class Detector:
                 are reported, as in PAN's pairs file.
         """
         query_docs = [self.features(d) for d in queries]
-        queries_at = [(q, s) for q, doc in enumerate(query_docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
+        queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         found_pairs, near, query_joins, reference_joins = self.search(query_docs, index)
         sentences = index.sentences.index.sentences
@@ -319,9 +324,7 @@ class Detector:
         query_boilerplate, reference_boilerplate = self._whole_matches(found, found_pairs, queries_at, sentences)
         skip = (query_boilerplate, reference_boilerplate)
         if self._near is not None:
-            near_pairs = ((queries_at[row], (sentences[key].doc, sentences[key].sentence), score)
-                          for row, key, score in zip(near.query.tolist(), near.key.tolist(), near.score.tolist()))
-            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate)
+            self._near.add_to(found, _keyed(near, queries_at.__getitem__, sentences), query_docs, references, skip, self.boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
@@ -377,7 +380,7 @@ class Detector:
             reference sentences; of the query sentences with the reference's
             rejoined sentences.
         """
-        bags = [doc.bags[s] for doc in query_docs for s in range(len(doc.bags)) if self.matchable(doc, s)]
+        bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
         joined = [bag for doc in query_docs for _, bag in doc.joins]
         return (
             index.sentences.search(bags, self.rule),
@@ -449,10 +452,14 @@ class Detector:
         return (*refined, *rest)
 
 
-def _keyed(found: PairMatches, queries: Sequence[IndexedSentence], keys: Sequence[IndexedSentence]) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
-    # (query sentence, key sentence, score) of an all-pairs search.
+def _keyed(
+    found: PairMatches, query_key: Callable[[int], SentenceKey], keys: Sequence[IndexedSentence]
+) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
+    # (query sentence, indexed sentence, score) of each match; query_key maps
+    # a match's query row to its sentence (rows mean other things in detect,
+    # which searches the index against itself, and in check_against).
     for query, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
-        yield (queries[query].doc, queries[query].sentence), (keys[key].doc, keys[key].sentence), score
+        yield query_key(query), (keys[key].doc, keys[key].sentence), score
 
 
 def _span_order(span: Span) -> tuple:
