@@ -19,8 +19,10 @@ of the longer text, scored 0..100 by normalised Indel similarity).
 
 Two guards keep copied text in: text that would be cut off but continues the
 copy in the other side's neighbouring sentence (a sentence of the other side
-cut in two, of which only one half was paired) stays, and an edge that would
-cut a Latin word moves to the nearer end of that word.
+cut in two, of which only one half was paired) stays, and that neighbour
+joins the span as far as it matches (this is looked at even when the two edge
+sentences are of similar length, where nothing is trimmed); an edge that
+would cut a Latin word moves to the nearer end of that word.
 
 Edges that were not trimmed may grow outwards instead, over text of the
 unpaired neighbouring sentences that is the same on both sides (see
@@ -104,6 +106,22 @@ class _Cut:
 
 
 @dataclass(frozen=True, slots=True)
+class _Reach:
+    """An edge that moves outwards: the longer sentence of an edge pair goes
+    on beyond the shorter, and the shorter side's neighbouring sentence holds
+    the copy of that excess (a sentence cut in two by a line break, of which
+    only one half was paired).
+
+    Attributes:
+        side: ``"a"`` or ``"b"``: the document holding the shorter sentence.
+        offset: Its new start (at a span's start) or end (at its end).
+    """
+
+    side: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
 class _Side:
     """One document of a span: its name in the span (``"a"``/``"b"``), text and sentences.
 
@@ -170,13 +188,17 @@ def _refined(span: Span, a: _Side, b: _Side, normalise: Normaliser, min_ratio: f
     first, last = min(span.pairs), max(span.pairs)
     edges = {"a": [span.a_start, span.a_end], "b": [span.b_start, span.b_end]}
     head = _edge_cut(first, a, b, normalise, min_ratio, min_score, from_end=False)
-    if head is not None:
+    if isinstance(head, _Cut):
         _move_start(edges[head.side], head.start, _sentence_of(head.side, first, a, b))
     tail = _edge_cut(last, a, b, normalise, min_ratio, min_score, from_end=True)
-    if tail is not None:
+    if isinstance(tail, _Cut):
         _move_end(edges[tail.side], tail.end, _sentence_of(tail.side, last, a, b))
     a_edges = _settled(edges["a"], (span.a_start, span.a_end), text_a)
     b_edges = _settled(edges["b"], (span.b_start, span.b_end), text_b)
+    if isinstance(head, _Reach):
+        a_edges, b_edges = _reached(head, a_edges, b_edges, from_end=False)
+    if isinstance(tail, _Reach):
+        a_edges, b_edges = _reached(tail, a_edges, b_edges, from_end=True)
     starts = _grown(span, a, b, normalise, from_end=False) if a_edges[0] == span.a_start and b_edges[0] == span.b_start else None
     ends = _grown(span, a, b, normalise, from_end=True) if a_edges[1] == span.a_end and b_edges[1] == span.b_end else None
     if starts is not None:
@@ -186,6 +208,16 @@ def _refined(span: Span, a: _Side, b: _Side, normalise: Normaliser, min_ratio: f
     if a_edges == (span.a_start, span.a_end) and b_edges == (span.b_start, span.b_end):
         return span
     return replace(span, a_start=a_edges[0], a_end=a_edges[1], b_start=b_edges[0], b_end=b_edges[1])
+
+
+def _reached(
+    reach: _Reach, a_edges: tuple[int, int], b_edges: tuple[int, int], *, from_end: bool
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The (A, B) edges with ``reach`` applied: its side's start or end moved
+    outwards to ``reach.offset`` (never inwards)."""
+    start, end = a_edges if reach.side == "a" else b_edges
+    moved = (start, max(end, reach.offset)) if from_end else (min(start, reach.offset), end)
+    return (moved, b_edges) if reach.side == "a" else (a_edges, moved)
 
 
 def _grown(span: Span, a: _Side, b: _Side, normalise: Normaliser, *, from_end: bool) -> tuple[int, int] | None:
@@ -288,7 +320,7 @@ def _edge_cut(
     min_score: float,
     *,
     from_end: bool,
-) -> _Cut | None:
+) -> _Cut | _Reach | None:
     """Align the shorter sentence of an edge pair inside the longer one.
 
     ``from_end`` marks a span's last pair. Both texts are then reversed before
@@ -296,9 +328,11 @@ def _edge_cut(
     positions the last one wins at a span's end, as the first one does at its
     start: a repeated phrase never makes an edge trim more than it must.
 
-    Returns None when the lengths are too close, the alignment is too weak, or
+    Returns a :class:`_Cut` of the longer sentence; a :class:`_Reach` when
     the text that would be cut off continues the copy in the shorter side's
-    next sentence outwards (see :func:`_continues`).
+    next sentence outwards (see :func:`_continues`), which then joins the
+    span as far as it matches that text; None when the lengths are too
+    close or the alignment is too weak.
     """
     a_text, b_text = a.compact(pair.a, normalise), b.compact(pair.b, normalise)
     if not a_text.text or not b_text.text:
@@ -307,17 +341,40 @@ def _edge_cut(
         longer_side, shorter, longer, other, other_index = a, b_text, a_text, b, pair.b
     else:
         longer_side, shorter, longer, other, other_index = b, a_text, b_text, a, pair.a
-    if len(longer.text) < min_ratio * len(shorter.text):
-        return None
+    trim = len(longer.text) >= min_ratio * len(shorter.text)
     found = _align(shorter.text, longer.text, min_score, from_end=from_end)
     if found is None:
         return None
     lo, hi = found
     cut_off = longer.text[hi:] if from_end else longer.text[:lo]
-    beyond = other.compact(other_index + 1 if from_end else other_index - 1, normalise).text
-    if _continues(cut_off, beyond, min_score, from_end=from_end):
+    beyond = other.compact(other_index + 1 if from_end else other_index - 1, normalise)
+    if not trim and sum(map(str.isalnum, cut_off)) < 3:
+        return None
+    if _continues(cut_off, beyond.text, min_score, from_end=from_end):
+        size = min(len(cut_off), len(beyond.text))
+        offset = beyond.origin[size - 1] + 1 if from_end else beyond.origin[len(beyond.text) - size]
+        neighbour = other.sentences[other_index + 1 if from_end else other_index - 1]
+        return _Reach(other.name, _outer_edge(other.text, offset, neighbour, from_end=from_end))
+    if not trim:
         return None
     return _Cut(longer_side.name, longer.origin[lo], longer.origin[hi - 1] + 1)
+
+
+def _outer_edge(text: str, offset: int, sentence: Sentence, *, from_end: bool) -> int:
+    """An edge moved out to ``offset`` inside ``sentence``, finished off.
+
+    The matched length is that of the other side's text, which an edit may
+    have made a few characters shorter: an edge that cuts a Latin word moves
+    on to the word's outer end, and one that leaves only punctuation and
+    white space of the sentence outside takes them in.
+    """
+    if from_end:
+        while offset < sentence.end and _in_word(text[offset - 1]) and _in_word(text[offset]):
+            offset += 1
+        return sentence.end if not any(map(str.isalnum, text[offset : sentence.end])) else offset
+    while offset > sentence.start and _in_word(text[offset - 1]) and _in_word(text[offset]):
+        offset -= 1
+    return sentence.start if not any(map(str.isalnum, text[sentence.start : offset])) else offset
 
 
 def _align(needle: str, haystack: str, min_score: float, *, from_end: bool) -> tuple[int, int] | None:

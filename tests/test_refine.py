@@ -116,15 +116,27 @@ def test_a_span_is_left_alone_without_a_clear_alignment(tokenizer, text_a, text_
 
 def test_text_continuing_the_copy_in_the_next_sentence_is_kept(tokenizer):
     # B cut one sentence in two (a changed punctuation mark); only the first
-    # half was paired, but the rest of A's sentence is a copy of B's next one.
+    # half was paired, but the rest of A's sentence is a copy of B's next one:
+    # A stays whole and B's edge moves out over that next sentence.
     first = "Installing the popularity-contest package enables participation in a survey"
     rest = "a script is run weekly by cron which sends the list of installed packages"
     text_a = f"{first}; {rest}."
     b_parts = [f"{first}.", f"{rest.capitalize()}."]
     text_b = " ".join(b_parts)
     a, b = [Sentence(0, 0, len(text_a))], split(text_b, b_parts)
-    span = span_of(a, b, [(0, 0)])
-    assert refine_span(span, text_a, text_b, a, b, tokenizer.normalise) is span
+    refined = refine_span(span_of(a, b, [(0, 0)]), text_a, text_b, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, text_b) == (text_a, text_b)
+
+
+def test_a_line_cut_in_two_joins_the_span_at_its_end(tokenizer):
+    # Real case from the gold set: A broke a source sentence (pg_dump(1),
+    # manpages-zh) over two lines and only the first half was paired.
+    source = "（通常，我们最好不要输入这个参数，而是用超级用户启动生成的脚本。）"
+    text_a = "前文。\n（通常，我们最好不要\n输入这个参数，而是用超级用户启动生成的脚本。）\n后文"
+    a = split(text_a, ["前文。", "（通常，我们最好不要", "输入这个参数，而是用超级用户启动生成的脚本。）", "后文"])
+    b = [Sentence(0, 0, len(source))]
+    refined = refine_span(span_of(a, b, [(1, 0)]), text_a, source, a, b, tokenizer.normalise)
+    assert passages(refined, text_a, source) == (text_a[a[1].start : a[2].end], source)
 
 
 def test_refine_spans_keeps_the_sort_order_and_separate_collections(tokenizer):
