@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
     evaluate.add_argument("--no-refine", action="store_true", help="score whole-sentence span edges (no character-level trimming)")
     evaluate.add_argument("--near-ratio", type=float, default=DetectorConfig().near_ratio, help="second look at near misses on characters at this rapidfuzz ratio; 0 = off")
+    evaluate.add_argument("--embedded-ratio", type=float, default=DetectorConfig().embedded_ratio, help="find sentences copied inside longer ones at this rapidfuzz partial_ratio; 0 = off")
     evaluate.add_argument("--no-rejoin", action="store_true", help="do not match neighbouring sentences read as one across a line break")
     evaluate.add_argument("--all-origins", action="store_true", help="keep spans that re-explain a suspicious passage already explained by a longer span")
     evaluate.set_defaults(run=_run_eval)
@@ -118,6 +119,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
     parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
     parser.add_argument("--near-ratio", type=float, default=defaults.near_ratio, help=f"a pair with bag-Jaccard in [tau/2, tau) is also a copy when its normalised letters agree at this rapidfuzz ratio; 0 = off (default {defaults.near_ratio:g})")
+    parser.add_argument("--embedded-ratio", type=float, default=defaults.embedded_ratio, help=f"a sentence copied inside a longer one (no sentence boundary between it and the host text, or quoted) is a copy when its normalised letters lie inside the longer's at this rapidfuzz partial_ratio; 0 = off (default {defaults.embedded_ratio:g})")
     parser.add_argument("--no-rejoin", action="store_true", help="do not also match neighbouring sentences read as one across a line break that may be a wrap")
     parser.add_argument("--all-origins", action="store_true", help="check/pan: also report a query passage's matches with repeats in the same reference (default: one origin per passage)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
@@ -138,6 +140,7 @@ def _detector(args: argparse.Namespace) -> Detector:
             boilerplate=args.boilerplate,
             refine=not args.no_refine,
             near_ratio=args.near_ratio,
+            embedded_ratio=args.embedded_ratio,
             rejoin=not args.no_rejoin,
             single_origin=not args.all_origins,
         )
@@ -216,7 +219,7 @@ def _run_pan(args: argparse.Namespace) -> int:
 def _run_eval(args: argparse.Namespace) -> int:
     try:  # bad options fail before any work
         configs = {
-            n: DetectorConfig(antecedents=n, refine=not args.no_refine, near_ratio=args.near_ratio,
+            n: DetectorConfig(antecedents=n, refine=not args.no_refine, near_ratio=args.near_ratio, embedded_ratio=args.embedded_ratio,
                               rejoin=not args.no_rejoin, single_origin=not args.all_origins)
             for n in {*args.antecedents, DetectorConfig().antecedents}
         }

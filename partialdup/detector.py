@@ -24,7 +24,7 @@ from .similarity import CopyRule
 from .sparse import PairMatches, ReferenceIndex, SparseIndex
 from .tokens import Tokenizer
 from .types import Document, DocumentFeatures, RunStats, Sentence, Span, TokenizedDocument
-from .verify import DEFAULT_MIN_RATIO, NearMissCheck
+from .verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
 
@@ -68,6 +68,11 @@ class DetectorConfig:
             least τ / 2 is also a copy when the two sentences' normalised
             letters and digits agree at this rapidfuzz ratio (0-100; see
             :mod:`partialdup.verify`); 0 turns the second look off.
+        embedded_ratio: A pair the index finds with half of the smaller bag
+            in the larger is also a copy when the shorter sentence's letters
+            lie inside the longer's at this rapidfuzz partial_ratio (0-100):
+            a sentence copied into another without a sentence boundary, or
+            quoted inside it (see :mod:`partialdup.verify`); 0 turns it off.
         rejoin: Also match two neighbouring sentences read as one where a
             line break may have cut a sentence in two (see
             :func:`partialdup.sentences.rejoinable`); such a pair of sentences
@@ -93,6 +98,7 @@ class DetectorConfig:
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
     refine: bool = True
     near_ratio: float = DEFAULT_MIN_RATIO
+    embedded_ratio: float = DEFAULT_MIN_INSIDE
     rejoin: bool = True
     single_origin: bool = True
 
@@ -104,6 +110,8 @@ class DetectorConfig:
             raise ValueError("boilerplate must be >= 0 (0 turns it off)")
         if not 0.0 <= self.near_ratio <= 100.0:
             raise ValueError("near_ratio must lie in [0, 100] (0 turns it off)")
+        if not 0.0 <= self.embedded_ratio <= 100.0:
+            raise ValueError("embedded_ratio must lie in [0, 100] (0 turns it off)")
         if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
             raise ValueError("max_postings, max_sentence_chars and min_tokens must be >= 1")
 
@@ -142,6 +150,9 @@ class Detector:
             text is known: given as :class:`Document`, or tokenized from one).
         near_ratio: Near misses (bag-Jaccard in [τ / 2, τ)) are copies when
             their normalised letters agree at this rapidfuzz ratio; 0: off.
+        embedded_ratio: Pairs with half of the smaller bag in the larger are
+            copies when the shorter's letters lie inside the longer's at
+            this rapidfuzz partial_ratio; 0: off.
         rejoin: Also match neighbouring sentences read as one across a line
             break that may be a wrap.
         single_origin: In :meth:`check`, drop spans whose query side is
@@ -163,6 +174,7 @@ class Detector:
         boilerplate: int = 3,
         refine: bool = True,
         near_ratio: float = DEFAULT_MIN_RATIO,
+        embedded_ratio: float = DEFAULT_MIN_INSIDE,
         rejoin: bool = True,
         single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
@@ -178,14 +190,18 @@ class Detector:
         self.refine = refine
         self.rejoin = rejoin
         self.near_ratio = near_ratio
-        self._near_rule = CopyRule(threshold / 2, 0.0, min_contained)
+        self.embedded_ratio = embedded_ratio
+        if embedded_ratio:
+            self._near_rule = CopyRule(threshold / 2, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES)
+        else:
+            self._near_rule = CopyRule(threshold / 2, 0.0, min_contained)
         self.single_origin = single_origin
         # Rejoined sentences pair with a whole sentence by bag-Jaccard only:
         # containment would let any sentence match the longer rejoined pair
         # holding it, and extend every span over the next line.
         self._join_rule = CopyRule(threshold, 0.0, min_contained)
         self.tokenizer = tokenizer or Tokenizer()
-        self._near = NearMissCheck(self.tokenizer.normalise, near_ratio) if near_ratio else None
+        self._near = NearMissCheck(self.tokenizer.normalise, near_ratio, embedded_ratio) if near_ratio or embedded_ratio else None
         self.splitter = splitter or SentenceSplitter()
 
     def tokenize(self, document: Document) -> TokenizedDocument:

@@ -227,6 +227,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         boilerplate=detector.boilerplate,
         refine=detector.refine,
         near_ratio=detector.near_ratio,
+        embedded_ratio=detector.embedded_ratio,
         rejoin=detector.rejoin,
         single_origin=detector.single_origin,
         tokenizer=detector.tokenizer,

@@ -72,6 +72,7 @@ def make_detector(
         boilerplate=config.boilerplate,
         refine=config.refine,
         near_ratio=config.near_ratio,
+        embedded_ratio=config.embedded_ratio,
         rejoin=config.rejoin,
         single_origin=config.single_origin,
         **shared,  # type: ignore[arg-type]

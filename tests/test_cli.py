@@ -53,9 +53,11 @@ def test_user_errors_are_one_line_exit_2(tmp_path, capsys):
     assert code == 2 and "bad.tsv:1" in err
     code, _, err = run(capsys, "detect", str(tmp_path), "--threshold", "1.5")
     assert code == 2 and "threshold" in err
-    code, _, err = run(capsys, "detect", str(tmp_path), "--near-ratio", "150")
-    assert code == 2 and "near_ratio" in err
-    for option, value, named in (("--near-ratio", "-1", "near_ratio"), ("--thresholds", "1.5", "threshold")):
+    for option, named in (("--near-ratio", "near_ratio"), ("--embedded-ratio", "embedded_ratio")):
+        code, _, err = run(capsys, "detect", str(tmp_path), option, "150")
+        assert code == 2 and named in err
+    evaluated = (("--near-ratio", "-1", "near_ratio"), ("--embedded-ratio", "-1", "embedded_ratio"), ("--thresholds", "1.5", "threshold"))
+    for option, value, named in evaluated:
         code, _, err = run(capsys, "eval", str(Path(__file__).resolve().parent.parent / "goldenset" / "slice"), option, value)
         assert code == 2 and named in err and len(err.strip().splitlines()) == 1  # before any work
 

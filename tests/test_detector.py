@@ -137,7 +137,9 @@ KJV_COPY = "Thou shalt have no other gods before me.\n\nAnd God saw the light, t
 
 @pytest.mark.parametrize("containment, found", [(0.8, True), (0.0, False)])
 def test_containment_finds_a_sentence_copied_out_of_a_longer_one(tokenizer, idf, containment, found):
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(containment=containment), tokenizer=tokenizer)
+    # Embedded copies are off: their character check would find this one too.
+    config = DetectorConfig(containment=containment, embedded_ratio=0.0)
+    detector = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer)
     spans = detector.check([Document("copy", KJV_COPY)], [Document("source", KJV_SOURCE)]).spans
     assert bool(spans) == found
     if found:
@@ -237,3 +239,22 @@ def test_a_near_copy_of_many_documents_is_a_template(tokenizer, idf, boilerplate
     references = [Document(f"source{i}", f"{GENESIS_ON}\n\n{CHROOT}\n") for i in range(3)]
     spans = detector.check([Document("copy", CHROOT_EDITED)], references).spans
     assert len(spans) == expected
+
+
+# debian-handbook (zh-CN), section 11.4, which leaves this sentence in English,
+# with a sentence of manpages-zh systemd-escape(1) pasted after it in
+# Traditional script and without a space: the splitter sees one sentence.
+PRINTING = (
+    "In essence, these printers are IPP printers and an excellent fit for a driverless printing system, "
+    "reducing the system to CUPS plus cups-filters."
+)
+ESCAPE = "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。"
+ESCAPE_TW = "systemd-escape 可用於 轉義單元名稱中的特殊字符， 也可用於還原操作。"
+
+
+@pytest.mark.parametrize("embedded_ratio, found", [(95.0, True), (0.0, False)])
+def test_a_sentence_pasted_inside_another_is_found(tokenizer, idf, embedded_ratio, found):
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(embedded_ratio=embedded_ratio), tokenizer=tokenizer)
+    host = f"{PRINTING}{ESCAPE_TW}\n"
+    spans = detector.check([Document("copy", host)], [Document("source", f"{GENESIS_ON}\n\n{ESCAPE}\n")]).spans
+    assert [host[s.a_start : s.a_end] for s in spans] == ([ESCAPE_TW] if found else [])

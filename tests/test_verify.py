@@ -1,6 +1,6 @@
 import pytest
 
-from partialdup.verify import DEFAULT_MIN_RATIO, NearMissCheck
+from partialdup.verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, NearMissCheck
 from partialdup.types import Sentence
 
 
@@ -31,7 +31,60 @@ def test_same_at_the_default_ratio(check, first, second, same):
     assert check.same(first, second) == same
 
 
-def test_the_ratio_is_checked(tokenizer):
+@pytest.mark.parametrize("ratio, inside", [(0.0, 0.0), (-1.0, 95.0), (90.0, 101.0)])
+def test_the_ratios_are_checked(tokenizer, ratio, inside):
     with pytest.raises(ValueError):
-        NearMissCheck(tokenizer.normalise, 0.0)
-    assert NearMissCheck(tokenizer.normalise).min_ratio == DEFAULT_MIN_RATIO
+        NearMissCheck(tokenizer.normalise, ratio, inside)
+
+
+def test_the_defaults(tokenizer):
+    check = NearMissCheck(tokenizer.normalise)
+    assert (check.min_ratio, check.min_inside) == (DEFAULT_MIN_RATIO, 0.0)
+
+
+def letters_of(check, tokenizer, text):
+    return check.sentence_letters(text, whole(text), len(tokenizer.words(text, 0, len(text))))
+
+
+@pytest.fixture(scope="module")
+def inside(tokenizer):
+    return NearMissCheck(tokenizer.normalise, 0.0, DEFAULT_MIN_INSIDE)
+
+
+@pytest.mark.parametrize(
+    "shorter, longer, embedded",
+    [
+        # A sentence of manpages-zh systemd-escape(1) glued, in Traditional
+        # script, to an English sentence of the debian-handbook (zh-CN).
+        (
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。",
+            "reducing the system to CUPS plus cups-filters.systemd-escape 可用於 轉義單元名稱中的特殊字符， 也可用於還原操作。",
+            True,
+        ),
+        # A numbered heading inside a sentence is a cross-reference (debian-handbook).
+        (
+            "9.2.1.4.\u00a0Creating Encrypted Tunnels with Port Forwarding",
+            "This is explained in Section\u00a09.2.1.4, “Creating Encrypted Tunnels with Port Forwarding”, which covers it.",
+            False,
+        ),
+        # Four tokens of SQL are no evidence (manpages-zh insert(7)).
+        ("INSERT INTO table (column, ...)", "INSERT INTO table [ ( column [, ...] ) ] VALUES ( expression [, ...] )", False),
+        # Of similar length: a whole copy with edits, judged by ratio alone.
+        (
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。",
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可以用于还原操作。",
+            False,
+        ),
+    ],
+)
+def test_embedded_copies(inside, tokenizer, shorter, longer, embedded):
+    first, second = letters_of(inside, tokenizer, shorter), letters_of(inside, tokenizer, longer)
+    assert inside.embedded(first, second) == embedded
+    assert inside.embedded(second, first) == embedded  # either order
+    assert inside.copied(first, second) == embedded  # ratio is off here
+
+
+def test_embedded_copies_can_be_turned_off(tokenizer, check):
+    shorter = "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。"
+    longer = "reducing the system to CUPS plus cups-filters." + shorter
+    assert not check.embedded(letters_of(check, tokenizer, shorter), letters_of(check, tokenizer, longer))
