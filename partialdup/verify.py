@@ -35,7 +35,7 @@ from typing import Iterable, Sequence
 from rapidfuzz import fuzz
 
 from .pairs import FoundPairs, SentenceKey
-from .refine import Normaliser
+from .refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from .types import DocumentFeatures, Sentence
 
 __all__ = [
@@ -68,10 +68,11 @@ MIN_EMBEDDED_LETTERS = 20
 #: (column, ...)`` lies inside many a longer line of SQL.
 MIN_EMBEDDED_TOKENS = 5
 
-#: The longer sentence has at least this many times the shorter's letters
-#: (as for trimming in :mod:`partialdup.refine`: below, the two are a whole
-#: copy with edits, which ``ratio`` judges).
-EMBEDDED_LENGTH_RATIO = 1.5
+#: The longer sentence has at least this many times the shorter's letters:
+#: the length ratio from which :mod:`partialdup.refine` trims the longer
+#: side to the copy. Below it, the two are a whole copy with edits, which
+#: ``ratio`` judges.
+EMBEDDED_LENGTH_RATIO = TRIM_RATIO
 
 #: Candidates for embedded copies come from the index like near misses: pairs
 #: where at least this share of the smaller bag lies in the larger ...
