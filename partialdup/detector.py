@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Callable, Collection, Iterable, Iterator, Sequence, Union
+from typing import Callable, Collection, Iterable, Iterator, Sequence, TypeVar, Union
 
 from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
@@ -27,6 +27,8 @@ from .types import Document, DocumentFeatures, RunStats, Sentence, Span, Tokeniz
 from .verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
+
+T = TypeVar("T")
 
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
@@ -73,6 +75,13 @@ class DetectorConfig:
             lie inside the longer's at this rapidfuzz partial_ratio (0-100):
             a sentence copied into another without a sentence boundary, or
             quoted inside it (see :mod:`partialdup.verify`); 0 turns it off.
+        min_shared: A pair that shares fewer features than this (one or two
+            chains, which different sentences share by chance: 你也可以使用…)
+            is a copy only when its characters agree too: whole at
+            ``near_ratio``, or the shorter inside the longer at
+            ``embedded_ratio`` (with both off, it is not checked). A rejoined
+            pair of sentences needs this many shared features outright. 1
+            turns both off.
         rejoin: Also match two neighbouring sentences read as one where a
             line break may have cut a sentence in two (see
             :func:`partialdup.sentences.rejoinable`); such a pair of sentences
@@ -99,6 +108,7 @@ class DetectorConfig:
     refine: bool = True
     near_ratio: float = DEFAULT_MIN_RATIO
     embedded_ratio: float = DEFAULT_MIN_INSIDE
+    min_shared: int = 3
     rejoin: bool = True
     single_origin: bool = True
 
@@ -112,8 +122,8 @@ class DetectorConfig:
             raise ValueError("near_ratio must lie in [0, 100] (0 turns it off)")
         if not 0.0 <= self.embedded_ratio <= 100.0:
             raise ValueError("embedded_ratio must lie in [0, 100] (0 turns it off)")
-        if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1:
-            raise ValueError("max_postings, max_sentence_chars and min_tokens must be >= 1")
+        if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1 or self.min_shared < 1:
+            raise ValueError("max_postings, max_sentence_chars, min_tokens and min_shared must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -153,6 +163,8 @@ class Detector:
         embedded_ratio: Pairs with half of the smaller bag in the larger are
             copies when the shorter's letters lie inside the longer's at
             this rapidfuzz partial_ratio; 0: off.
+        min_shared: Pairs sharing fewer features must pass the character
+            checks too (1: off).
         rejoin: Also match neighbouring sentences read as one across a line
             break that may be a wrap.
         single_origin: In :meth:`check`, drop spans whose query side is
@@ -175,6 +187,7 @@ class Detector:
         refine: bool = True,
         near_ratio: float = DEFAULT_MIN_RATIO,
         embedded_ratio: float = DEFAULT_MIN_INSIDE,
+        min_shared: int = 3,
         rejoin: bool = True,
         single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
@@ -191,6 +204,7 @@ class Detector:
         self.rejoin = rejoin
         self.near_ratio = near_ratio
         self.embedded_ratio = embedded_ratio
+        self.min_shared = min_shared
         if embedded_ratio:
             self._near_rule = CopyRule(threshold / 2, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES)
         else:
@@ -250,14 +264,21 @@ class Detector:
         sentences = index.sentences.index.sentences
         matches = list(zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()))
         common = self._boilerplate_keys(matches, sentences)
+        weak = self._weak(found_pairs, lambda key: key)
         # A is the document with the smaller id, whichever sentence was the query.
         found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
+        held_back = []
         for key, other_key, score in matches:
             if key not in common and other_key not in common:
-                found.add((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
+                pair = ((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
+                if (key, other_key) in weak:
+                    held_back.append(pair)
+                else:
+                    found.add(*pair)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         searches = [found_pairs]
         if self._near is not None:
+            self._near.add_to(found, held_back, docs, docs, (boilerplate, boilerplate), 0, confirm=True)
             near = index.sentences.search_all(self._near_rule)
             near_pairs = _keyed(near, lambda key: (sentences[key].doc, sentences[key].sentence), sentences)
             self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate)
@@ -266,6 +287,7 @@ class Detector:
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
         joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
+        joined = joined.sharing(self.min_shared)
         for row, entry, score in rejoined_hits(joined, sentences, self.boilerplate):
             d, i = rows[row]
             other = (entry.doc, entry.sentence)
@@ -276,6 +298,15 @@ class Detector:
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
         return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
+
+    def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
+        """(query row, key_of(indexed key)) of the pairs sharing fewer than
+        ``min_shared`` features, which are held back for a check on
+        characters; empty when no character check is on."""
+        if self._near is None:
+            return set()
+        low = matches.shared < self.min_shared
+        return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
     def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
         """(document, sentence) of every matchable sentence, in document order."""
@@ -335,11 +366,13 @@ class Detector:
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         found_pairs, near, query_joins, reference_joins = self.search(query_docs, index)
+        query_joins, reference_joins = query_joins.sharing(self.min_shared), reference_joins.sharing(self.min_shared)
         sentences = index.sentences.index.sentences
         found = FoundPairs()
-        query_boilerplate, reference_boilerplate = self._whole_matches(found, found_pairs, queries_at, sentences)
+        query_boilerplate, reference_boilerplate, held_back = self._whole_matches(found, found_pairs, queries_at, sentences)
         skip = (query_boilerplate, reference_boilerplate)
         if self._near is not None:
+            self._near.add_to(found, held_back, query_docs, references, skip, 0, confirm=True)
             self._near.add_to(found, _keyed(near, queries_at.__getitem__, sentences), query_docs, references, skip, self.boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
@@ -366,22 +399,28 @@ class Detector:
         matches: PairMatches,
         queries_at: Sequence[SentenceKey],
         sentences: Sequence[IndexedSentence],
-    ) -> tuple[set[SentenceKey], set[SentenceKey]]:
+    ) -> tuple[set[SentenceKey], set[SentenceKey], list[tuple[SentenceKey, SentenceKey, float]]]:
         """Records the query sentences' matches with whole reference sentences.
 
         A query sentence that matches sentences of ``boilerplate`` or more
         reference documents is boilerplate: none of its pairs is recorded.
+        Weak pairs (see :meth:`_weak`) are held back for a check on characters.
 
         Returns:
             The boilerplate sentences of the queries and of the references.
         """
         kept, common = rows_by_documents(matches, sentences, self.boilerplate)
+        weak = self._weak(matches, lambda key: (sentences[key].doc, sentences[key].sentence))
+        held_back = []
         for row, others in kept.items():
             for other, score in others:
-                found.add(queries_at[row], (other.doc, other.sentence), score)
+                if (row, (other.doc, other.sentence)) in weak:
+                    held_back.append((queries_at[row], (other.doc, other.sentence), score))
+                else:
+                    found.add(queries_at[row], (other.doc, other.sentence), score)
         query_boilerplate = {queries_at[row] for row in common}
         reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
-        return query_boilerplate, reference_boilerplate
+        return query_boilerplate, reference_boilerplate, held_back
 
     def search(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex

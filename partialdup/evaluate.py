@@ -228,6 +228,7 @@ def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: f
         refine=detector.refine,
         near_ratio=detector.near_ratio,
         embedded_ratio=detector.embedded_ratio,
+        min_shared=detector.min_shared,
         rejoin=detector.rejoin,
         single_origin=detector.single_origin,
         tokenizer=detector.tokenizer,

@@ -73,6 +73,7 @@ def make_detector(
         refine=config.refine,
         near_ratio=config.near_ratio,
         embedded_ratio=config.embedded_ratio,
+        min_shared=config.min_shared,
         rejoin=config.rejoin,
         single_origin=config.single_origin,
         **shared,  # type: ignore[arg-type]

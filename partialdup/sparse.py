@@ -19,7 +19,7 @@ reference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -48,6 +48,7 @@ class PairMatches:
         query: Position of the query sentence in the list searched (int64).
         key: Index key of the matching indexed sentence (int64).
         score: Their bag-Jaccard (float64), computed as the reference does.
+        shared: Features they share, Σmin of the two bags (int64).
         candidates: Pairs sharing a feature that were scored.
         skipped_postings: Postings of over-frequent features not used to find
             candidates (each query sentence counts the postings it skipped).
@@ -56,8 +57,14 @@ class PairMatches:
     query: np.ndarray
     key: np.ndarray
     score: np.ndarray
+    shared: np.ndarray
     candidates: int
     skipped_postings: int
+
+    def sharing(self, least: int) -> PairMatches:
+        """The pairs sharing at least ``least`` features (same counters)."""
+        keep = self.shared >= least
+        return replace(self, query=self.query[keep], key=self.key[keep], score=self.score[keep], shared=self.shared[keep])
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,7 @@ class SparseIndex:
         skipped: int,
     ) -> PairMatches:
         queries, keys, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
+        shares = [np.empty(0, np.int64)]
         candidates = 0
         for low, high in self._block_bounds(usual):
             query, key, shared = self._candidates(usual, frequent, low, high, query_docs, below_self)
@@ -152,9 +160,10 @@ class SparseIndex:
             queries.append(query[keep])
             keys.append(key[keep])
             scores.append(score[keep])
-        query, key, score = np.concatenate(queries), np.concatenate(keys), np.concatenate(scores)
+            shares.append(shared[keep])
+        query, key, score, shared = (np.concatenate(parts) for parts in (queries, keys, scores, shares))
         order = np.lexsort((key, query))  # blocks are in query order; keys within a row may not be
-        return PairMatches(query[order], key[order], score[order], candidates, skipped)
+        return PairMatches(query[order], key[order], score[order], shared[order], candidates, skipped)
 
     def _block_bounds(self, usual: sparse.csr_matrix) -> list[tuple[int, int]]:
         """Row ranges of at most BLOCK_ROWS rows and, but for a single row,

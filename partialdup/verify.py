@@ -23,6 +23,12 @@ and :data:`MIN_EMBEDDED_TOKENS` tokens) and not a numbered heading (inside a
 sentence a heading is a cross-reference: "see Section 9.2.1.4, “Creating
 Encrypted Tunnels with Port Forwarding”"). Refinement then trims the longer
 side to the aligned characters.
+
+A pair the features accepted on the evidence of one or two shared features
+is *confirmed* here too (:meth:`NearMissCheck.confirmed`): different
+sentences share a chain or two by chance (the opening 也可以使用 of two
+unrelated sentences), so its letters must agree, whole or the shorter
+inside the longer, with no minimum length (the features already matched).
 """
 
 from __future__ import annotations
@@ -148,6 +154,14 @@ class NearMissCheck:
             return False
         return fuzz.partial_ratio(shorter.letters, longer.letters, score_cutoff=self.min_inside) >= self.min_inside
 
+    def confirmed(self, first: SentenceLetters, second: SentenceLetters) -> bool:
+        """Whether a pair the features accepted on little evidence agrees on
+        characters: whole, or the shorter inside the longer."""
+        if self.same(first.letters, second.letters):
+            return True
+        shorter, longer = sorted((first.letters, second.letters), key=len)
+        return bool(self.min_inside and shorter) and fuzz.partial_ratio(shorter, longer, score_cutoff=self.min_inside) >= self.min_inside
+
     def copied(self, first: SentenceLetters, second: SentenceLetters) -> bool:
         """Whether a near-miss pair is a copy: whole (:meth:`same`) or embedded."""
         return self.same(first.letters, second.letters) or self.embedded(first, second)
@@ -160,6 +174,8 @@ class NearMissCheck:
         second_docs: Sequence[DocumentFeatures],
         skip: tuple[set[SentenceKey], set[SentenceKey]],
         boilerplate: int,
+        *,
+        confirm: bool = False,
     ) -> None:
         """Record the near misses whose characters agree as copies.
 
@@ -175,6 +191,8 @@ class NearMissCheck:
             boilerplate: As for whole matches, a sentence that is a near copy
                 of sentences in this many other documents or more is a
                 template, not a copy (0: no limit).
+            confirm: The pairs are whole matches on little evidence, to be
+                confirmed (:meth:`confirmed`) rather than near misses.
         """
         letters: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
 
@@ -190,7 +208,7 @@ class NearMissCheck:
             if first in skip[0] or second in skip[1] or found.has(first, second):
                 continue
             a, b = letters_of(0, first_docs, first), letters_of(1, second_docs, second)
-            if a is not None and b is not None and self.copied(a, b):
+            if a is not None and b is not None and (self.confirmed(a, b) if confirm else self.copied(a, b)):
                 accepted.append((first, second, score))
         other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
         documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)

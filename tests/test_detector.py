@@ -258,3 +258,19 @@ def test_a_sentence_pasted_inside_another_is_found(tokenizer, idf, embedded_rati
     host = f"{PRINTING}{ESCAPE_TW}\n"
     spans = detector.check([Document("copy", host)], [Document("source", f"{GENESIS_ON}\n\n{ESCAPE}\n")]).spans
     assert [host[s.a_start : s.a_end] for s in spans] == ([ESCAPE_TW] if found else [])
+
+
+# fortunes-zh (a Debian Reference excerpt) and manpages-zh ls(1): both
+# sentences have one feature, the chain of their common opening 也可以使用.
+OPENING_A = "也可以使用 CD-ROM/DVD 。\n"
+OPENING_B = "也可以使用二进制前缀：KiB=K、MiB=M，以此类推。\n"
+
+
+@pytest.mark.parametrize("min_shared, found", [(3, False), (1, True)])
+def test_a_pair_sharing_one_feature_must_agree_on_characters(tokenizer, idf, min_shared, found):
+    detector = make_detector("low-idf-sig", idf, DetectorConfig(min_shared=min_shared), tokenizer=tokenizer)
+    assert bool(detector.check([Document("a", OPENING_A)], [Document("b", OPENING_B)]).spans) == found
+    assert bool(detector.detect([Document("a", OPENING_A), Document("b", OPENING_B)]).spans) == found
+    # A copy of the short sentence has the same characters and is found.
+    [span] = detector.check([Document("a", OPENING_A)], [Document("b", f"{GENESIS_ON}\n\n{OPENING_A}")]).spans
+    assert span.score == 1.0

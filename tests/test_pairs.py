@@ -42,7 +42,7 @@ def test_rejoined_parts_on_the_second_side():
 
 
 def matches(rows, keys, scores):
-    return PairMatches(np.array(rows), np.array(keys), np.array(scores, dtype=float), len(rows), 0)
+    return PairMatches(np.array(rows), np.array(keys), np.array(scores, dtype=float), np.full(len(rows), 3), len(rows), 0)
 
 
 def test_rejoined_hits_leave_out_rows_matching_many_documents():

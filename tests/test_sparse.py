@@ -3,7 +3,7 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from partialdup.index import FeatureIndex
-from partialdup.similarity import CopyRule
+from partialdup.similarity import CopyRule, shared_count
 from partialdup.sparse import SparseIndex
 
 bags = st.dictionaries(st.integers(0, 12), st.integers(1, 3), max_size=8).map(Counter)
@@ -33,6 +33,8 @@ def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings
     ]
     found = SparseIndex(index).search(queries, rule, docs=query_docs)
     assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+    shared = [shared_count(queries[q], index.sentences[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
+    assert found.shared.tolist() == shared
 
 
 @settings(max_examples=300, deadline=None)
@@ -47,6 +49,8 @@ def test_search_all_agrees_with_reference_all_pairs(indexed, rule, max_postings,
     ]
     found = SparseIndex(index).search_all(rule)
     assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+    entries = index.sentences
+    assert found.shared.tolist() == [shared_count(entries[q].bag, entries[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
 
 
 def test_frequent_features_count_in_the_score_but_find_nothing():
@@ -96,3 +100,13 @@ def test_blocks_bound_the_postings_reached(monkeypatch):
     small = fast.search_all(CopyRule(0.5))
     assert (small.query.tolist(), small.key.tolist()) == (whole.query.tolist(), whole.key.tolist())
     assert len(whole.key) == 40 * 39 // 2
+
+
+def test_sharing_keeps_the_pairs_with_enough_shared_features():
+    index = FeatureIndex()
+    for doc, bag in enumerate([Counter({1: 1, 2: 1, 3: 1}), Counter({1: 1, 9: 1})]):
+        index.add(doc, 0, bag)
+    found = SparseIndex(index).search([Counter({1: 1, 2: 1, 3: 1})], CopyRule(0.2), docs=[5])
+    assert found.shared.tolist() == [3, 1]
+    strong = found.sharing(2)
+    assert (strong.key.tolist(), strong.shared.tolist(), strong.candidates) == ([0], [3], found.candidates)

@@ -88,3 +88,21 @@ def test_embedded_copies_can_be_turned_off(tokenizer, check):
     shorter = "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。"
     longer = "reducing the system to CUPS plus cups-filters." + shorter
     assert not check.embedded(letters_of(check, tokenizer, shorter), letters_of(check, tokenizer, longer))
+
+
+@pytest.mark.parametrize(
+    "first, second, confirmed",
+    [
+        # One shared chain, different sentences (fortunes-zh, manpages-zh ls(1)).
+        ("也可以使用 CD-ROM/DVD 。", "也可以使用二进制前缀：KiB=K、MiB=M，以此类推。", False),
+        # A short line of Debian Reference glued to a sentence of manpages-zh
+        # close(3tcl) (gold set): no minimum length, the features already matched.
+        ("防止未经授权的文件访问", "防止未经授权的文件访问关于通道共享的描述请参见  interp  命令。", True),
+        ("防止未经授权的文件访问", "防止未经授权的文件访问", True),
+    ],
+)
+def test_confirmed(tokenizer, check, first, second, confirmed):
+    both = NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO, DEFAULT_MIN_INSIDE)
+    a, b = letters_of(both, tokenizer, first), letters_of(both, tokenizer, second)
+    assert both.confirmed(a, b) == confirmed
+    assert check.confirmed(a, b) == (first == second)  # ratio alone: whole copies only
