@@ -93,7 +93,7 @@ class DetectorConfig:
             every span.
     """
 
-    antecedents: int = 50
+    antecedents: int = 10
     chain: int = 2
     spacing: int = 1
     threshold: float = 0.6
