@@ -278,10 +278,11 @@ class Detector:
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         searches = [found_pairs]
         if self._near is not None:
-            self._near.add_to(found, held_back, docs, docs, (boilerplate, boilerplate), 0, confirm=True)
+            letters: dict = {}  # each sentence's letters, read once for both looks
+            self._near.add_to(found, held_back, docs, docs, (boilerplate, boilerplate), 0, confirm=True, letters=letters)
             near = index.sentences.search_all(self._near_rule)
             near_pairs = _keyed(near, lambda key: (sentences[key].doc, sentences[key].sentence), sentences)
-            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate)
+            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate, letters=letters)
             searches.append(near)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
@@ -372,8 +373,10 @@ class Detector:
         query_boilerplate, reference_boilerplate, held_back = self._whole_matches(found, found_pairs, queries_at, sentences)
         skip = (query_boilerplate, reference_boilerplate)
         if self._near is not None:
-            self._near.add_to(found, held_back, query_docs, references, skip, 0, confirm=True)
-            self._near.add_to(found, _keyed(near, queries_at.__getitem__, sentences), query_docs, references, skip, self.boilerplate)
+            letters: dict = {}  # each sentence's letters, read once for both looks
+            self._near.add_to(found, held_back, query_docs, references, skip, 0, confirm=True, letters=letters)
+            near_pairs = _keyed(near, queries_at.__getitem__, sentences)
+            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate, letters=letters)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:

@@ -87,6 +87,10 @@ EMBEDDED_CONTAINMENT = 0.5
 #: ... and the smaller bag holds at least this many features.
 EMBEDDED_MIN_FEATURES = 2
 
+# Everything but letters and digits: \w is str.isalnum() plus the underscore
+# (both test Py_UNICODE_ISALNUM); a property test checks they agree.
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
 # A numbered heading: "9.2.1.4. Creating ...", "2.7.13.\xa0移植 ..." (two levels or more).
 _NUMBERED_HEADING = re.compile(r"\s*\d+(?:\.\d+)+\.?\s")
 
@@ -130,7 +134,7 @@ class NearMissCheck:
     def letters(self, text: str, sentence: Sentence) -> str:
         """A sentence's normalised letters and digits."""
         normalised, _ = self.normalise(text[sentence.start : sentence.end])
-        return "".join(char for char in normalised if char.isalnum())
+        return _NOT_LETTERS.sub("", normalised)
 
     def sentence_letters(self, text: str, sentence: Sentence, tokens: int) -> SentenceLetters:
         """A sentence as the character checks see it; ``tokens`` is its token count."""
@@ -176,6 +180,7 @@ class NearMissCheck:
         boilerplate: int,
         *,
         confirm: bool = False,
+        letters: dict[tuple[int, SentenceKey], SentenceLetters | None] | None = None,
     ) -> None:
         """Record the near misses whose characters agree as copies.
 
@@ -193,24 +198,27 @@ class NearMissCheck:
                 template, not a copy (0: no limit).
             confirm: The pairs are whole matches on little evidence, to be
                 confirmed (:meth:`confirmed`) rather than near misses.
+            letters: The sentences' letters by (side, sentence), filled as
+                they are needed; pass the same dict to every call of a run
+                so that each sentence is read once.
         """
-        letters: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
+        seen = {} if letters is None else letters
+        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
 
         def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
-            if (side, key) not in letters:
+            if (side, key) not in seen:
                 doc, index = docs[key[0]], key[1]
                 text = doc.text
-                letters[(side, key)] = None if text is None else self.sentence_letters(text, doc.sentences[index], doc.tokens[index])
-            return letters[(side, key)]
+                seen[(side, key)] = None if text is None else self.sentence_letters(text, doc.sentences[index], doc.tokens[index])
+            return seen[(side, key)]
 
         accepted = []
         for first, second, score in near_misses:
             if first in skip[0] or second in skip[1] or found.has(first, second):
                 continue
-            a, b = letters_of(0, first_docs, first), letters_of(1, second_docs, second)
+            a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
             if a is not None and b is not None and (self.confirmed(a, b) if confirm else self.copied(a, b)):
                 accepted.append((first, second, score))
-        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
         documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
         for first, second, _ in accepted:
             documents[(0, first)].add(second[0])

@@ -1,4 +1,5 @@
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from partialdup.verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, NearMissCheck
 from partialdup.types import Sentence
@@ -106,3 +107,11 @@ def test_confirmed(tokenizer, check, first, second, confirmed):
     a, b = letters_of(both, tokenizer, first), letters_of(both, tokenizer, second)
     assert both.confirmed(a, b) == confirmed
     assert check.confirmed(a, b) == (first == second)  # ratio alone: whole copies only
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_letters_are_the_alphanumeric_characters(tokenizer, text):
+    check = NearMissCheck(tokenizer.normalise)
+    normalised, _ = tokenizer.normalise(text)
+    assert check.letters(text, whole(text)) == "".join(char for char in normalised if char.isalnum())
