@@ -23,7 +23,7 @@ from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
 from .sparse import PairMatches, ReferenceIndex, SparseIndex
 from .tokens import Tokenizer
-from .types import Document, DocumentFeatures, RunStats, Sentence, Span, TokenizedDocument
+from .types import Document, DocumentFeatures, RunStats, Sentence, SentencePair, Span, TokenizedDocument
 from .verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
 
 __all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
@@ -267,22 +267,16 @@ class Detector:
         weak = self._weak(found_pairs, lambda key: key)
         # A is the document with the smaller id, whichever sentence was the query.
         found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
-        held_back = []
         for key, other_key, score in matches:
             if key not in common and other_key not in common:
-                pair = ((sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence), score)
-                if (key, other_key) in weak:
-                    held_back.append(pair)
-                else:
-                    found.add(*pair)
+                first, second = (sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence)
+                found.add(first, second, score, weak=(key, other_key) in weak)
         boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
         searches = [found_pairs]
         if self._near is not None:
-            letters: dict = {}  # each sentence's letters, read once for both looks
-            self._near.add_to(found, held_back, docs, docs, (boilerplate, boilerplate), 0, confirm=True, letters=letters)
             near = index.sentences.search_all(self._near_rule)
             near_pairs = _keyed(near, lambda key: (sentences[key].doc, sentences[key].sentence), sentences)
-            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate, letters=letters)
+            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate)
             searches.append(near)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
@@ -302,8 +296,8 @@ class Detector:
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
-        ``min_shared`` features, which are held back for a check on
-        characters; empty when no character check is on."""
+        ``min_shared`` features (see :meth:`_evident`); empty when no
+        character check is on."""
         if self._near is None:
             return set()
         low = matches.shared < self.min_shared
@@ -370,13 +364,11 @@ class Detector:
         query_joins, reference_joins = query_joins.sharing(self.min_shared), reference_joins.sharing(self.min_shared)
         sentences = index.sentences.index.sentences
         found = FoundPairs()
-        query_boilerplate, reference_boilerplate, held_back = self._whole_matches(found, found_pairs, queries_at, sentences)
+        query_boilerplate, reference_boilerplate = self._whole_matches(found, found_pairs, queries_at, sentences)
         skip = (query_boilerplate, reference_boilerplate)
         if self._near is not None:
-            letters: dict = {}  # each sentence's letters, read once for both looks
-            self._near.add_to(found, held_back, query_docs, references, skip, 0, confirm=True, letters=letters)
             near_pairs = _keyed(near, queries_at.__getitem__, sentences)
-            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate, letters=letters)
+            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate)
         for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
             q, i = joins_at[row]
             if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
@@ -402,28 +394,25 @@ class Detector:
         matches: PairMatches,
         queries_at: Sequence[SentenceKey],
         sentences: Sequence[IndexedSentence],
-    ) -> tuple[set[SentenceKey], set[SentenceKey], list[tuple[SentenceKey, SentenceKey, float]]]:
+    ) -> tuple[set[SentenceKey], set[SentenceKey]]:
         """Records the query sentences' matches with whole reference sentences.
 
         A query sentence that matches sentences of ``boilerplate`` or more
         reference documents is boilerplate: none of its pairs is recorded.
-        Weak pairs (see :meth:`_weak`) are held back for a check on characters.
+        Weak pairs (see :meth:`_weak`) are marked as such.
 
         Returns:
             The boilerplate sentences of the queries and of the references.
         """
         kept, common = rows_by_documents(matches, sentences, self.boilerplate)
         weak = self._weak(matches, lambda key: (sentences[key].doc, sentences[key].sentence))
-        held_back = []
         for row, others in kept.items():
             for other, score in others:
-                if (row, (other.doc, other.sentence)) in weak:
-                    held_back.append((queries_at[row], (other.doc, other.sentence), score))
-                else:
-                    found.add(queries_at[row], (other.doc, other.sentence), score)
+                other_key = (other.doc, other.sentence)
+                found.add(queries_at[row], other_key, score, weak=(row, other_key) in weak)
         query_boilerplate = {queries_at[row] for row in common}
         reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
-        return query_boilerplate, reference_boilerplate, held_back
+        return query_boilerplate, reference_boilerplate
 
     def search(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex
@@ -472,7 +461,7 @@ class Detector:
             da, db = a_docs[a], b_docs[b]
             spans.extend(
                 spans_for_documents(
-                    da.id, db.id, da.sentences, db.sentences, found.distinct((a, b)), gap=self.gap,
+                    da.id, db.id, da.sentences, db.sentences, self._evident(found, (a, b), (da, db)), gap=self.gap,
                     a_ranks=ranks(0, a, da, a_boilerplate), b_ranks=ranks(1, b, db, b_boilerplate),
                     fill=(da.bags, db.bags, self.threshold),
                 )
@@ -490,6 +479,41 @@ class Detector:
             boilerplate_sentences=len(a_boilerplate),
         )
         return Detection(tuple(spans), run)
+
+    def _evident(
+        self, found: FoundPairs, numbers: tuple[int, int], docs: tuple[DocumentFeatures, DocumentFeatures]
+    ) -> list[SentencePair]:
+        """The pairs of two documents that are evidence of a copy.
+
+        A pair that shares fewer than ``min_shared`` features (one or two
+        chains, which unrelated sentences share by chance: the opening
+        也可以使用 of two different sentences, or the sentence of a template
+        about another variable) is kept when another pair of the two
+        documents could chain with it (within ``gap`` + 1 sentences, in the
+        same direction on both sides: chance pairs do not line up, while a
+        passage of short lines or of Taiwan against mainland phrasing, 檔案 /
+        文件, does), or when the two sentences' characters agree (see
+        :meth:`partialdup.verify.NearMissCheck.confirmed`).
+        """
+        pairs = found.distinct(numbers)
+        check = self._near
+        if check is None:
+            return pairs
+        (a, b), (da, db) = numbers, docs
+        at = {(pair.a, pair.b) for pair in pairs}
+        reach = range(1, self.gap + 2)
+
+        def chained(i: int, m: int) -> bool:
+            return any((i + s * di, m + s * dm) in at for s in (1, -1) for di in reach for dm in reach)
+
+        def agrees(i: int, m: int) -> bool:
+            if da.text is None or db.text is None:
+                return True  # nothing to check against: as without the rule
+            first = check.sentence_letters(da.text, da.sentences[i], da.tokens[i])
+            second = check.sentence_letters(db.text, db.sentences[m], db.tokens[m])
+            return check.confirmed(first, second)
+
+        return [p for p in pairs if not found.is_weak((a, p.a), (b, p.b)) or chained(p.a, p.b) or agrees(p.a, p.b)]
 
     def _refined(
         self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]

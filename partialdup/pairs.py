@@ -35,12 +35,21 @@ class FoundPairs:
         self.by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         self._swapped = swapped
         self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
+        self._weak: set[tuple[SentenceKey, SentenceKey]] = set()
 
-    def add(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
-        """Record a copied pair of whole sentences."""
+    def add(self, first: SentenceKey, second: SentenceKey, score: float, *, weak: bool = False) -> None:
+        """Record a copied pair of whole sentences; ``weak``: found on little
+        evidence (few shared features), see :meth:`is_weak`."""
         first, second = self._oriented(first, second)
         self._store(first, second, score)
         self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
+        if weak:
+            self._weak.add((first, second))
+
+    def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
+        """Whether the pair of sentence ``a`` of an A document and ``b`` of a
+        B document (as stored, after orientation) was recorded as weak."""
+        return (a, b) in self._weak
 
     def has(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the two whole sentences are already recorded as a copy."""

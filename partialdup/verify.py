@@ -24,11 +24,12 @@ sentence a heading is a cross-reference: "see Section 9.2.1.4, “Creating
 Encrypted Tunnels with Port Forwarding”"). Refinement then trims the longer
 side to the aligned characters.
 
-A pair the features accepted on the evidence of one or two shared features
-is *confirmed* here too (:meth:`NearMissCheck.confirmed`): different
-sentences share a chain or two by chance (the opening 也可以使用 of two
-unrelated sentences), so its letters must agree, whole or the shorter
-inside the longer, with no minimum length (the features already matched).
+A span of one sentence pair that shares only one or two features is
+*confirmed* here too (:meth:`NearMissCheck.confirmed`, called by the
+detector): different sentences share a chain or two by chance (the opening
+也可以使用 of two unrelated sentences), so its letters must agree, whole or
+the shorter inside the longer, with no minimum length (the features already
+matched).
 """
 
 from __future__ import annotations
@@ -178,9 +179,6 @@ class NearMissCheck:
         second_docs: Sequence[DocumentFeatures],
         skip: tuple[set[SentenceKey], set[SentenceKey]],
         boilerplate: int,
-        *,
-        confirm: bool = False,
-        letters: dict[tuple[int, SentenceKey], SentenceLetters | None] | None = None,
     ) -> None:
         """Record the near misses whose characters agree as copies.
 
@@ -196,13 +194,8 @@ class NearMissCheck:
             boilerplate: As for whole matches, a sentence that is a near copy
                 of sentences in this many other documents or more is a
                 template, not a copy (0: no limit).
-            confirm: The pairs are whole matches on little evidence, to be
-                confirmed (:meth:`confirmed`) rather than near misses.
-            letters: The sentences' letters by (side, sentence), filled as
-                they are needed; pass the same dict to every call of a run
-                so that each sentence is read once.
         """
-        seen = {} if letters is None else letters
+        seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
         other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
 
         def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
@@ -217,7 +210,7 @@ class NearMissCheck:
             if first in skip[0] or second in skip[1] or found.has(first, second):
                 continue
             a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
-            if a is not None and b is not None and (self.confirmed(a, b) if confirm else self.copied(a, b)):
+            if a is not None and b is not None and self.copied(a, b):
                 accepted.append((first, second, score))
         documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
         for first, second, _ in accepted:

@@ -274,3 +274,26 @@ def test_a_pair_sharing_one_feature_must_agree_on_characters(tokenizer, idf, min
     # A copy of the short sentence has the same characters and is found.
     [span] = detector.check([Document("a", OPENING_A)], [Document("b", f"{GENESIS_ON}\n\n{OPENING_A}")]).spans
     assert span.score == 1.0
+
+
+# manpages-zh od(1), zh_TW against zh_CN: option lines of one or two features
+# whose words differ by Taiwan against mainland usage (位元組 / 字节, 型別 /
+# 类型), so their characters do not agree; lined up pair after pair they are
+# still evidence, and the passage stays one span.
+OD_TW = (
+    "-j, --skip-bytes=位元組數\n處理前先跳過指定數量的位元組\n\n-N, --read-bytes=位元組數\n限制要轉儲的輸入位元組為指定的位元組數\n\n"
+    "-S 位元組數, --strings[=位元組數]\n輸出至少包含指定位元組數的可見字元；未指定具體數字時預設值取 3\n\n-t, --format=型別\n選取輸出格式型別\n\n"
+    '-v, --output-duplicates\n不使用 "*" 字元標記遮蔽的行\n\n-w[位元組數], --width[=位元組數]\n每一行只輸出指定的位元組數；未指定具體數字時預設值取 32\n\n'
+    "--traditional\n接受傳統格式（上述第三種格式）的輸入\n"
+)
+OD_CN = (
+    "-j, --skip-bytes=字节数\n处理前先跳过指定数量的字节\n\n-N, --read-bytes=字节数\n限制要转储的输入字节为指定的字节数\n\n"
+    "-S 字节数, --strings[=字节数]\n输出至少包含指定字节数的可见字符；未指定具体数字时默认值取 3\n\n-t, --format=类型\n选取输出格式类型\n\n"
+    '-v, --output-duplicates\n不使用 "*" 字符标记屏蔽的行\n\n-w[字节数], --width[=字节数]\n每一行只输出指定的字节数；未指定具体数字时默认值取 32\n\n'
+    "--traditional\n接受传统格式（上述第三种格式）的输入\n"
+)
+
+
+def test_weak_pairs_in_line_are_evidence(detector):
+    [span] = detector.check([Document("tw", OD_TW)], [Document("cn", OD_CN)]).spans
+    assert (OD_TW[span.a_start : span.a_end], OD_CN[span.b_start : span.b_end]) == (OD_TW.strip(), OD_CN.strip())
