@@ -120,7 +120,7 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
     parser.add_argument("--near-ratio", type=float, default=defaults.near_ratio, help=f"a pair with bag-Jaccard in [tau/2, tau) is also a copy when its normalised letters agree at this rapidfuzz ratio; 0 = off (default {defaults.near_ratio:g})")
     parser.add_argument("--embedded-ratio", type=float, default=defaults.embedded_ratio, help=f"a sentence copied inside a longer one (no sentence boundary between it and the host text, or quoted) is a copy when its normalised letters lie inside the longer's at this rapidfuzz partial_ratio; 0 = off (default {defaults.embedded_ratio:g})")
-    parser.add_argument("--min-shared", type=int, default=defaults.min_shared, help=f"a pair sharing fewer features is a copy only when its characters agree too; 1 = off (default {defaults.min_shared})")
+    parser.add_argument("--min-shared", type=int, default=defaults.min_shared, help=f"a pair sharing fewer features is a copy only when another pair could chain with it or its characters agree; 1 = off (default {defaults.min_shared})")
     parser.add_argument("--no-rejoin", action="store_true", help="do not also match neighbouring sentences read as one across a line break that may be a wrap")
     parser.add_argument("--all-origins", action="store_true", help="check/pan: also report a query passage's matches with repeats in the same reference (default: one origin per passage)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")

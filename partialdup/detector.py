@@ -77,11 +77,11 @@ class DetectorConfig:
             quoted inside it (see :mod:`partialdup.verify`); 0 turns it off.
         min_shared: A pair that shares fewer features than this (one or two
             chains, which different sentences share by chance: 你也可以使用…)
-            is a copy only when its characters agree too: whole at
-            ``near_ratio``, or the shorter inside the longer at
-            ``embedded_ratio`` (with both off, it is not checked). A rejoined
-            pair of sentences needs this many shared features outright. 1
-            turns both off.
+            is a copy only when another pair of the two documents could
+            chain with it, or its characters agree: whole at ``near_ratio``,
+            or the shorter inside the longer at ``embedded_ratio`` (with both
+            off, it is not checked). A rejoined pair of sentences needs this
+            many shared features outright. 1 turns both off.
         rejoin: Also match two neighbouring sentences read as one where a
             line break may have cut a sentence in two (see
             :func:`partialdup.sentences.rejoinable`); such a pair of sentences
@@ -163,8 +163,8 @@ class Detector:
         embedded_ratio: Pairs with half of the smaller bag in the larger are
             copies when the shorter's letters lie inside the longer's at
             this rapidfuzz partial_ratio; 0: off.
-        min_shared: Pairs sharing fewer features must pass the character
-            checks too (1: off).
+        min_shared: Pairs sharing fewer features need a neighbouring pair or
+            agreeing characters (1: off).
         rejoin: Also match neighbouring sentences read as one across a line
             break that may be a wrap.
         single_origin: In :meth:`check`, drop spans whose query side is
