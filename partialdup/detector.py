@@ -17,7 +17,7 @@ from .features import DEFAULT_SKIP_WORDS, FeatureExtractor
 from .index import FeatureIndex, IndexedSentence
 from .matching import matchable_ranks, spans_for_documents
 from .origin import single_origin
-from .pairs import FoundPairs, SentenceKey, rejoined_hits, rows_by_documents
+from .pairs import FoundPairs, SentenceKey, evident, rejoined_hits, rows_by_documents
 from .refine import refine_spans
 from .sentences import SentenceSplitter, rejoinable
 from .similarity import CopyRule
@@ -483,37 +483,25 @@ class Detector:
     def _evident(
         self, found: FoundPairs, numbers: tuple[int, int], docs: tuple[DocumentFeatures, DocumentFeatures]
     ) -> list[SentencePair]:
-        """The pairs of two documents that are evidence of a copy.
-
-        A pair that shares fewer than ``min_shared`` features (one or two
-        chains, which unrelated sentences share by chance: the opening
-        也可以使用 of two different sentences, or the sentence of a template
-        about another variable) is kept when another pair of the two
-        documents could chain with it (within ``gap`` + 1 sentences, in the
-        same direction on both sides: chance pairs do not line up, while a
-        passage of short lines or of Taiwan against mainland phrasing, 檔案 /
-        文件, does), or when the two sentences' characters agree (see
-        :meth:`partialdup.verify.NearMissCheck.confirmed`).
-        """
+        """The pairs of two documents that are evidence of a copy (see
+        :func:`partialdup.pairs.evident`): a pair sharing fewer than
+        ``min_shared`` features needs a pair that could chain with it, within
+        ``gap`` + 1 sentences, or characters that agree (see
+        :meth:`partialdup.verify.NearMissCheck.confirmed`)."""
         pairs = found.distinct(numbers)
         check = self._near
         if check is None:
             return pairs
         (a, b), (da, db) = numbers, docs
-        at = {(pair.a, pair.b) for pair in pairs}
-        reach = range(1, self.gap + 2)
 
-        def chained(i: int, m: int) -> bool:
-            return any((i + s * di, m + s * dm) in at for s in (1, -1) for di in reach for dm in reach)
-
-        def agrees(i: int, m: int) -> bool:
+        def agrees(pair: SentencePair) -> bool:
             if da.text is None or db.text is None:
                 return True  # nothing to check against: as without the rule
-            first = check.sentence_letters(da.text, da.sentences[i], da.tokens[i])
-            second = check.sentence_letters(db.text, db.sentences[m], db.tokens[m])
+            first = check.sentence_letters(da.text, da.sentences[pair.a], da.tokens[pair.a])
+            second = check.sentence_letters(db.text, db.sentences[pair.b], db.tokens[pair.b])
             return check.confirmed(first, second)
 
-        return [p for p in pairs if not found.is_weak((a, p.a), (b, p.b)) or chained(p.a, p.b) or agrees(p.a, p.b)]
+        return evident(pairs, lambda pair: found.is_weak((a, pair.a), (b, pair.b)), agrees, reach=self.gap + 1)
 
     def _refined(
         self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]

@@ -16,7 +16,7 @@ from .index import IndexedSentence
 from .sparse import PairMatches
 from .types import SentencePair
 
-__all__ = ["FoundPairs", "SentenceKey", "rejoined_hits", "rows_by_documents"]
+__all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits", "rows_by_documents"]
 
 #: A sentence: (document number, sentence index).
 SentenceKey = tuple[int, int]
@@ -122,3 +122,36 @@ def rejoined_hits(
     for row, entry_scores in kept.items():
         for entry, score in entry_scores:
             yield row, entry, score
+
+
+def evident(
+    pairs: Sequence[SentencePair],
+    weak: Callable[[SentencePair], bool],
+    agrees: Callable[[SentencePair], bool],
+    *,
+    reach: int,
+) -> list[SentencePair]:
+    """The pairs of two documents that are evidence of a copy, in their order.
+
+    A weak pair (found on one or two shared features, which unrelated
+    sentences share by chance: the opening 也可以使用 of two different
+    sentences, or a template sentence about another variable) is kept when
+    another pair could chain with it, lying within ``reach`` sentences after
+    it on both sides or before it on both sides (chance pairs do not line up,
+    while a passage of short lines, or of Taiwan against mainland phrasing
+    whose characters differ, 檔案 / 文件, does pair after pair), or else when
+    ``agrees`` says its sentences' characters agree (only asked then).
+
+    Args:
+        pairs: The pairs found between two documents.
+        weak: Whether a pair was found on little evidence.
+        agrees: Whether a weak pair's characters agree.
+        reach: How far, in sentences on each side, a neighbouring pair may lie.
+    """
+    at = {(pair.a, pair.b) for pair in pairs}
+    steps = range(1, reach + 1)
+
+    def chained(pair: SentencePair) -> bool:
+        return any((pair.a + side * i, pair.b + side * m) in at for side in (1, -1) for i in steps for m in steps)
+
+    return [pair for pair in pairs if not weak(pair) or chained(pair) or agrees(pair)]

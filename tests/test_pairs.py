@@ -1,7 +1,8 @@
 import numpy as np
+import pytest
 
 from partialdup.index import IndexedSentence
-from partialdup.pairs import FoundPairs, rejoined_hits, rows_by_documents
+from partialdup.pairs import FoundPairs, evident, rejoined_hits, rows_by_documents
 from partialdup.sparse import PairMatches
 from partialdup.types import SentencePair
 
@@ -65,3 +66,43 @@ def test_rows_by_documents_splits_kept_and_boilerplate_rows():
     kept, common = rows_by_documents(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3)
     assert list(common) == [0] and [entry.doc for entry, _ in common[0]] == [0, 1, 2]
     assert list(kept) == [1] and [entry.doc for entry, _ in kept[1]] == [2, 2]
+
+
+def pair_list(*positions):
+    return [SentencePair(a, b, 1.0) for a, b in positions]
+
+
+def test_a_weak_pair_alone_needs_agreeing_characters():
+    pairs = pair_list((3, 7), (10, 2))
+    weak = {(3, 7)}
+    kept = evident(pairs, lambda p: (p.a, p.b) in weak, lambda p: False, reach=4)
+    assert [(p.a, p.b) for p in kept] == [(10, 2)]
+    kept = evident(pairs, lambda p: (p.a, p.b) in weak, lambda p: True, reach=4)
+    assert [(p.a, p.b) for p in kept] == [(3, 7), (10, 2)]
+
+
+@pytest.mark.parametrize(
+    "neighbour, kept",
+    [
+        ((4, 8), True),  # the next pair on both sides
+        ((7, 11), True),  # within reach (4) on both sides
+        ((8, 8), False),  # too far in A
+        ((2, 6), True),  # the pair before
+        ((4, 6), False),  # after in A, before in B: they cannot chain
+        ((3, 9), False),  # the same A sentence
+    ],
+)
+def test_a_weak_pair_with_a_pair_it_could_chain_with_is_kept(neighbour, kept):
+    pairs = pair_list((3, 7), neighbour)
+    asked = []
+    result = evident(pairs, lambda p: (p.a, p.b) == (3, 7), lambda p: asked.append(p) or False, reach=4)
+    assert ((3, 7) in [(p.a, p.b) for p in result]) == kept
+    assert bool(asked) != kept  # characters are looked at only without a neighbour
+
+
+def test_weak_pairs_are_marked_in_their_stored_orientation():
+    # detect stores a pair with the smaller document first, whichever came first.
+    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found.add((2, 5), (1, 9), 0.7, weak=True)
+    found.add((1, 3), (2, 4), 0.9)
+    assert found.is_weak((1, 9), (2, 5)) and not found.is_weak((1, 3), (2, 4))
