@@ -113,7 +113,8 @@ class SentenceLetters:
 
 
 class NearMissCheck:
-    """Decides whether a near-miss sentence pair is a copy, on characters.
+    """Decides on characters whether a near-miss sentence pair is a copy,
+    and whether a pair found on little evidence is confirmed.
 
     Args:
         normalise: The tokenizer's normaliser (NFKC, case folding, Traditional
@@ -157,7 +158,7 @@ class NearMissCheck:
             return False
         if len(longer.letters) < EMBEDDED_LENGTH_RATIO * len(shorter.letters):
             return False
-        return fuzz.partial_ratio(shorter.letters, longer.letters, score_cutoff=self.min_inside) >= self.min_inside
+        return self._inside(shorter.letters, longer.letters)
 
     def confirmed(self, first: SentenceLetters, second: SentenceLetters) -> bool:
         """Whether a pair the features accepted on little evidence agrees on
@@ -165,6 +166,10 @@ class NearMissCheck:
         if self.same(first.letters, second.letters):
             return True
         shorter, longer = sorted((first.letters, second.letters), key=len)
+        return self._inside(shorter, longer)
+
+    def _inside(self, shorter: str, longer: str) -> bool:
+        # The shorter letters lie inside the longer at min_inside (0: never).
         return bool(self.min_inside and shorter) and fuzz.partial_ratio(shorter, longer, score_cutoff=self.min_inside) >= self.min_inside
 
     def copied(self, first: SentenceLetters, second: SentenceLetters) -> bool:
