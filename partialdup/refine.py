@@ -75,6 +75,13 @@ MIN_GROWTH = 12
 #: ... and it goes at most this many sentences beyond the paired ones.
 MAX_GROWTH_SENTENCES = 3
 
+#: Edge sentences of similar length (below ``min_ratio``) are never cut, but
+#: the longer one's text beyond the aligned window may still continue in the
+#: other side's neighbouring sentence, which then joins the span; that text
+#: needs at least this many letters and digits, since a shorter tail is only
+#: the slack of aligning an edited copy.
+MIN_REACH_LETTERS = 3
+
 
 @dataclass(frozen=True, slots=True)
 class _Compact:
@@ -331,8 +338,9 @@ def _edge_cut(
     Returns a :class:`_Cut` of the longer sentence; a :class:`_Reach` when
     the text that would be cut off continues the copy in the shorter side's
     next sentence outwards (see :func:`_continues`), which then joins the
-    span as far as it matches that text; None when the lengths are too
-    close or the alignment is too weak.
+    span as far as it matches that text; None when the alignment is too
+    weak, or the lengths are too close to cut (below ``min_ratio``) and
+    nothing reaches.
     """
     a_text, b_text = a.compact(pair.a, normalise), b.compact(pair.b, normalise)
     if not a_text.text or not b_text.text:
@@ -348,7 +356,7 @@ def _edge_cut(
     lo, hi = found
     cut_off = longer.text[hi:] if from_end else longer.text[:lo]
     beyond = other.compact(other_index + 1 if from_end else other_index - 1, normalise)
-    if not trim and sum(map(str.isalnum, cut_off)) < 3:
+    if not trim and sum(map(str.isalnum, cut_off)) < MIN_REACH_LETTERS:
         return None
     if _continues(cut_off, beyond.text, min_score, from_end=from_end):
         size = min(len(cut_off), len(beyond.text))
