@@ -951,9 +951,9 @@ def weighted(rng, items, weights):
     return rng.choices(items, weights=weights, k=1)[0]
 
 
-def build(out_dir: str, samples_dir: str | None):
+def build(out_dir: str, samples_dir: str | None, seed: int = SEED):
     vers = package_versions()
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     log = lambda *a: print(*a, file=sys.stderr)  # noqa: E731
 
     log("collecting man pages ...")
@@ -1293,10 +1293,10 @@ def build(out_dir: str, samples_dir: str | None):
         for h in role_host[lang]:
             n = sum(len(f) for (s_, r_), f in features.items() if s_ == h["stem"])
             pass_per_host[n] = pass_per_host.get(n, 0) + 1
-    info = dict(pass_per_host=pass_per_host, vers=vers, stats=stats, natural_kind=natural_kind, negatives=negatives,
+    info = dict(seed=seed, pass_per_host=pass_per_host, vers=vers, stats=stats, natural_kind=natural_kind, negatives=negatives,
                 n_man_nat=len(man_nat), n_dr=n_dr, fortune_pairs=fortune_pairs,
                 n_fortune_docs=len(fortunes))
-    make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, natural_kind)
+    make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, natural_kind, seed)
     copy_licences(os.path.join(out_dir, "LICENSES"), vers)
     write_readme(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, info)
     if samples_dir:
@@ -1395,8 +1395,8 @@ def write_set(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, onl
     return pairs
 
 
-def make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, natural_kind):
-    rng = random.Random(SEED + 1)
+def make_slice(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, natural_kind, seed):
+    rng = random.Random(seed + 1)
 
     def size(p):
         return len(susp_docs[p[0]]["text"].encode()) + len(src_docs[p[1]]["text"].encode())
@@ -1554,7 +1554,7 @@ def write_readme(out_dir, susp_docs, src_docs, features, negatives, sent_pairs, 
              "model.\n")
     t.append("## Rebuild\n\n```\napt-get update && " + APT_LINE +
              "\npython3 -m pip install opencc rapidfuzz\npython3 scripts/make_goldenset.py --out goldenset --samples samples\n```\n\n"
-             "The build is deterministic (`random.Random(20261122)`, sorted file lists): running it twice "
+             f"The build is deterministic (`random.Random({info['seed']})`, sorted file lists): running it twice "
              "gives byte-identical files.  It stops with a one-line message naming the first missing "
              "package.  The versions below are the ones the committed files were built from; other "
              "versions give different files.\n")
@@ -1808,8 +1808,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="goldenset")
     ap.add_argument("--samples", default=None, help="also write the demo samples folder")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help=f"seed of the planted copies (default {SEED}, the committed set); another seed gives a "
+                         "held-out set from the same documents, for checking that defaults hold beyond the committed one")
     a = ap.parse_args(argv)
-    build(a.out, a.samples)
+    build(a.out, a.samples, a.seed)
 
 
 if __name__ == "__main__":
