@@ -242,6 +242,26 @@ def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
         The kept pairs, sorted by (a, b).
     """
     ordered = sorted(set(pairs))
+    if _in_order(ordered):
+        return ordered  # already one chain: with positive scores, all of it is the best
+    return _best_alignment(ordered)
+
+
+def _in_order(ordered: Sequence[SentencePair]) -> bool:
+    """Whether sorted pairs form one chain as they stand (each follows the
+    one before it, or splits one of its sentences), all with positive scores:
+    most spans' pairs do, and need no search."""
+    if any(p.score <= 0 for p in ordered):
+        return False
+    return all(
+        (p.a < q.a and p.b < q.b) or (q.a == p.a and q.b == p.b + 1) or (q.a == p.a + 1 and q.b == p.b)
+        for p, q in zip(ordered, ordered[1:])
+    )
+
+
+def _best_alignment(ordered: list[SentencePair]) -> list[SentencePair]:
+    """:func:`monotone_alignment` of sorted, distinct pairs: the weighted
+    longest increasing subsequence, O(n log n) with a Fenwick tree over b."""
     if len(ordered) < 2:
         return ordered
     ranks = {b: rank for rank, b in enumerate(sorted({p.b for p in ordered}), 1)}

@@ -1,6 +1,6 @@
 from hypothesis import given, strategies as st
 
-from partialdup.matching import _merge_overlapping, chain_pairs, monotone_alignment, spans_for_documents
+from partialdup.matching import _best_alignment, _merge_overlapping, chain_pairs, monotone_alignment, spans_for_documents
 from partialdup.types import Sentence, SentencePair
 
 
@@ -189,3 +189,22 @@ def test_a_line_repeated_on_both_sides_pairs_in_place():
     # and the passage's next pair continues the chain it follows.
     pairs = [P(4, 4), P(5, 5), P(5, 40), P(5, 80), P(6, 6)]
     assert chain_pairs(pairs) == [[P(4, 4), P(5, 5), P(6, 6)], [P(5, 40)], [P(5, 80)]]
+
+
+pair_lists = st.lists(st.builds(P, st.integers(0, 8), st.integers(0, 8), st.sampled_from([0.3, 0.6, 1.0])), max_size=14)
+
+
+@st.composite
+def in_order_pairs(draw):
+    """Pairs that already form one chain: steps forward in both documents or splits."""
+    a, b, pairs = draw(st.integers(0, 3)), draw(st.integers(0, 3)), []
+    for _ in range(draw(st.integers(0, 10))):
+        pairs.append(P(a, b, draw(st.sampled_from([0.3, 0.6, 1.0]))))
+        step = draw(st.sampled_from(["both", "a", "b"]))
+        a, b = (a + draw(st.integers(1, 3)), b + draw(st.integers(1, 3))) if step == "both" else (a + (step == "a"), b + (step == "b"))
+    return pairs
+
+
+@given(st.one_of(pair_lists, in_order_pairs()))
+def test_the_in_order_shortcut_gives_what_the_search_gives(pairs):
+    assert monotone_alignment(pairs) == _best_alignment(sorted(set(pairs)))
