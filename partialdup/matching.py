@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
-from statistics import fmean
+from operator import attrgetter
 from typing import Sequence
 
 from sortedcontainers import SortedList
@@ -25,6 +25,11 @@ from .similarity import bag_jaccard
 from .types import Bag, Sentence, SentencePair, Span
 
 __all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_documents"]
+
+# SentencePair's own order, (a, b, score), compared in C: the dataclass's
+# generated __lt__ is a Python call per comparison (4 % of detect on the
+# long documents of scripts/make_long_docs.py).
+_ORDER = attrgetter("a", "b", "score")
 
 
 @dataclass
@@ -67,7 +72,7 @@ def chain_pairs(
     chains: list[_Chain] = []
     open_by_b = SortedList(key=lambda c: (c.last_b, c.number))
     ends: list[tuple[int, int]] = []  # (last_a, number) of every update; stale ones are skipped
-    for pair in sorted(pairs):
+    for pair in sorted(pairs, key=_ORDER):
         rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
         rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
         while ends and ends[0][0] < rank_a - reach:  # ranks only grow in A: closed for good
@@ -147,7 +152,7 @@ def spans_for_documents(
         # would hide the gap it lies in); the strays stay in the chain only to
         # hold the chains of one passage together while merging.
         chains = _merge_overlapping(
-            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill))) for chain in chains]
+            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill)), key=_ORDER) for chain in chains]
         )
     spans = []
     for chain in map(monotone_alignment, chains):
@@ -163,7 +168,7 @@ def spans_for_documents(
                 b_end=b_sentences[last_b].end,
                 a_sentences=(first_a, last_a),
                 b_sentences=(first_b, last_b),
-                score=fmean(p.score for p in chain),
+                score=math.fsum(p.score for p in chain) / len(chain),  # statistics.fmean, without its counting wrapper
                 pairs=tuple(chain),
             )
         )
@@ -197,7 +202,7 @@ def _fill_between(
                     filled.append(SentencePair(i, m, round(score, 6)))
                     next_b = m + 1
                     break
-    return sorted(filled)
+    return sorted(filled, key=_ORDER)
 
 
 def _extend_ends(
@@ -241,7 +246,7 @@ def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
     Returns:
         The kept pairs, sorted by (a, b).
     """
-    ordered = sorted(set(pairs))
+    ordered = sorted(set(pairs), key=_ORDER)
     if _in_order(ordered):
         return ordered  # already one chain: with positive scores, all of it is the best
     return _best_alignment(ordered)
@@ -318,7 +323,7 @@ def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePa
     while merged:
         groups.sort(key=lambda g: (g.a0, g.b0))
         groups, merged = _merge_pass(groups)
-    return [sorted(g.pairs) for g in groups]
+    return [sorted(g.pairs, key=_ORDER) for g in groups]
 
 
 def _merge_pass(groups: list["_Group"]) -> tuple[list["_Group"], bool]:

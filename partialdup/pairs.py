@@ -152,6 +152,9 @@ def evident(
     steps = range(1, reach + 1)
 
     def chained(pair: SentencePair) -> bool:
-        return any((pair.a + side * i, pair.b + side * m) in at for side in (1, -1) for i in steps for m in steps)
+        a, b = pair.a, pair.b
+        if (a + 1, b + 1) in at or (a - 1, b - 1) in at:  # the usual neighbours, looked at first
+            return True
+        return any((a + side * i, b + side * m) in at for side in (1, -1) for i in steps for m in steps)
 
     return [pair for pair in pairs if not weak(pair) or chained(pair) or agrees(pair)]
