@@ -495,10 +495,9 @@ class Detector:
         (a, b), (da, db) = numbers, docs
 
         def agrees(pair: SentencePair) -> bool:
-            if da.text is None or db.text is None:
+            first, second = check.of_sentence(da, pair.a), check.of_sentence(db, pair.b)
+            if first is None or second is None:
                 return True  # nothing to check against: as without the rule
-            first = check.sentence_letters(da.text, da.sentences[pair.a], da.tokens[pair.a])
-            second = check.sentence_letters(db.text, db.sentences[pair.b], db.tokens[pair.b])
             return check.confirmed(first, second)
 
         return evident(pairs, lambda pair: found.is_weak((a, pair.a), (b, pair.b)), agrees, reach=self.gap + 1)

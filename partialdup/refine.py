@@ -355,14 +355,14 @@ def _edge_cut(
         return None
     lo, hi = found
     cut_off = longer.text[hi:] if from_end else longer.text[:lo]
-    beyond = other.compact(other_index + 1 if from_end else other_index - 1, normalise)
     if not trim and sum(map(str.isalnum, cut_off)) < MIN_REACH_LETTERS:
         return None
+    outwards = other_index + 1 if from_end else other_index - 1
+    beyond = other.compact(outwards, normalise)
     if _continues(cut_off, beyond.text, min_score, from_end=from_end):
         size = min(len(cut_off), len(beyond.text))
         offset = beyond.origin[size - 1] + 1 if from_end else beyond.origin[len(beyond.text) - size]
-        neighbour = other.sentences[other_index + 1 if from_end else other_index - 1]
-        return _Reach(other.name, _outer_edge(other.text, offset, neighbour, from_end=from_end))
+        return _Reach(other.name, _outer_edge(other.text, offset, other.sentences[outwards], from_end=from_end))
     if not trim:
         return None
     return _Cut(longer_side.name, longer.origin[lo], longer.origin[hi - 1] + 1)

@@ -24,12 +24,13 @@ sentence a heading is a cross-reference: "see Section 9.2.1.4, “Creating
 Encrypted Tunnels with Port Forwarding”"). Refinement then trims the longer
 side to the aligned characters.
 
-A span of one sentence pair that shares only one or two features is
-*confirmed* here too (:meth:`NearMissCheck.confirmed`, called by the
-detector): different sentences share a chain or two by chance (the opening
-也可以使用 of two unrelated sentences), so its letters must agree, whole or
-the shorter inside the longer, with no minimum length (the features already
-matched).
+A sentence pair that shares only one or two features and has no
+neighbouring pair it could chain with is *confirmed* here too
+(:meth:`NearMissCheck.confirmed`, called through
+:func:`partialdup.pairs.evident`): different sentences share a chain or two
+by chance (the opening 也可以使用 of two unrelated sentences), so its letters
+must agree, whole or the shorter inside the longer, with no minimum length
+(the features already matched).
 """
 
 from __future__ import annotations
@@ -143,6 +144,13 @@ class NearMissCheck:
         heading = _NUMBERED_HEADING.match(text, sentence.start, sentence.end) is not None
         return SentenceLetters(self.letters(text, sentence), tokens, heading)
 
+    def of_sentence(self, doc: DocumentFeatures, index: int) -> SentenceLetters | None:
+        """:meth:`sentence_letters` of sentence ``index`` of a document; None
+        when the document came without its text."""
+        if doc.text is None:
+            return None
+        return self.sentence_letters(doc.text, doc.sentences[index], doc.tokens[index])
+
     def same(self, first: str, second: str) -> bool:
         """Whether two sentences' letters agree at ``min_ratio`` or more."""
         if not (self.min_ratio and first and second):
@@ -205,9 +213,7 @@ class NearMissCheck:
 
         def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
             if (side, key) not in seen:
-                doc, index = docs[key[0]], key[1]
-                text = doc.text
-                seen[(side, key)] = None if text is None else self.sentence_letters(text, doc.sentences[index], doc.tokens[index])
+                seen[(side, key)] = self.of_sentence(docs[key[0]], key[1])
             return seen[(side, key)]
 
         accepted = []
