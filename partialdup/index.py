@@ -12,12 +12,12 @@ import math
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .similarity import CopyRule, shared_count
 from .types import Bag
 
-__all__ = ["FeatureIndex", "IndexedSentence", "Match", "QueryStats"]
+__all__ = ["FeatureIndex", "IndexedSentence", "Match", "QueryStats", "rarest_prefix"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +164,7 @@ class FeatureIndex:
         when containment is on (a contained bag may share none of the prefix).
         """
         postings = self._postings
-        rarest_first = sorted(bag.items(), key=lambda item: (len(postings.get(item[0], ())), item[0]))
-        budget = size - math.ceil(rule.threshold * size - 1e-9) + 1 if not rule.containment else size + 1
-        prefix = []
-        for feature, count in rarest_first:
-            if budget <= 0:
-                break
-            prefix.append(feature)
-            budget -= count
+        prefix = rarest_prefix(bag, lambda feature: len(postings.get(feature, ())), None if rule.containment else rule.threshold)
         indexed = prefix if all(len(postings.get(f, ())) <= self.max_postings for f in prefix) else list(bag)
         probe, skipped = [], 0
         for feature in indexed:
@@ -183,3 +176,30 @@ class FeatureIndex:
             else:
                 probe.append(feature)
         return probe, skipped
+
+
+def rarest_prefix(bag: Bag, held: Callable[[int], int], threshold: float | None) -> list[int]:
+    """The features of ``bag`` of which a match must share one (prefix filtering).
+
+    A match at bag-Jaccard ``threshold`` shares at least ceil(threshold *
+    |bag|) features, multiplicities counted, so it holds one of the bag's
+    ``|bag| - ceil(threshold * |bag|) + 1`` rarest ones.
+
+    Args:
+        bag: The query's features.
+        held: How many indexed sentences hold a feature (its postings).
+        threshold: τ; None when any feature may be the shared one
+            (containment), and all of them are returned.
+
+    Returns:
+        The prefix, rarest first (ties by feature value).
+    """
+    size = sum(bag.values())
+    budget = size + 1 if threshold is None else size - math.ceil(threshold * size - 1e-9) + 1
+    prefix = []
+    for feature, count in sorted(bag.items(), key=lambda item: (held(item[0]), item[0])):
+        if budget <= 0:
+            break
+        prefix.append(feature)
+        budget -= count
+    return prefix

@@ -24,11 +24,11 @@ and postings it reads, so these shares bound its time ratio from below.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from typing import Sequence
 
+from partialdup.index import rarest_prefix
 from partialdup.methods import make_detector
 from partialdup.types import Bag
 
@@ -43,16 +43,11 @@ def search_work(queries: Sequence[Bag], references: Sequence[Bag], threshold: fl
     held = Counter(feature for bag in references for feature in bag)
     features = postings = prefix_features = prefix_postings = 0
     for bag in queries:
-        size = sum(bag.values())
         features += len(bag)
         postings += sum(held[f] for f in bag)
-        budget = size - math.ceil(threshold * size - 1e-9) + 1
-        for feature, count in sorted(bag.items(), key=lambda item: (held[item[0]], item[0])):
-            if budget <= 0:
-                break
-            prefix_features += 1
-            prefix_postings += held[feature]
-            budget -= count
+        prefix = rarest_prefix(bag, held.__getitem__, threshold)
+        prefix_features += len(prefix)
+        prefix_postings += sum(held[f] for f in prefix)
     return features, postings, prefix_features, prefix_postings
 
 

@@ -1,6 +1,6 @@
 from collections import Counter
 
-from partialdup.index import FeatureIndex, QueryStats
+from partialdup.index import FeatureIndex, QueryStats, rarest_prefix
 
 
 def _index(*bags, max_postings=100):
@@ -53,3 +53,12 @@ def test_prefix_filtering_reads_only_the_rarest_features():
     stats = QueryStats()
     assert [m.key for m in index.query(Counter({0: 1, 7: 1}), 0.6, stats=stats)] == [50]
     assert stats.candidate_pairs == 1 and stats.skipped_postings == 0
+
+
+def test_rarest_prefix_holds_the_features_a_match_must_share_one_of():
+    bag = Counter({10: 1, 20: 2, 30: 1, 40: 1})  # five features, multiplicities counted
+    held = {10: 5, 20: 1, 30: 9, 40: 1}.__getitem__
+    # tau 0.6: a match shares >= 3 of 5, so it holds one of the 5 - 3 + 1 = 3 rarest.
+    assert rarest_prefix(bag, held, 0.6) == [20, 40]  # 20 counts twice
+    assert rarest_prefix(bag, held, 1.0) == [20]
+    assert rarest_prefix(bag, held, None) == [20, 40, 10, 30]  # containment: any of them
