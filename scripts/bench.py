@@ -17,11 +17,11 @@ import argparse
 import time
 from typing import Callable
 
-from partialdup.methods import make_detector
-from partialdup.reader import read_documents
-from partialdup.resources import load_idf
-from partialdup.sentences import SentenceSplitter
-from partialdup.tokens import Tokenizer
+from partialdup.pipeline.factory import make_detector
+from partialdup.io.reader import read_documents
+from partialdup.text.resources import load_idf
+from partialdup.text.sentences import SentenceSplitter
+from partialdup.text.tokens import Tokenizer
 
 
 def best_time(step: Callable[[], object], repeat: int, setup: Callable[[], object]) -> float:

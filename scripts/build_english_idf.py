@@ -40,7 +40,7 @@ import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-from partialdup.cli import main as partialdup_main
+from partialdup.cli.main import main as partialdup_main
 
 PACKAGES = (
     "manpages", "debian-handbook", "debian-reference-en", "bible-kjv", "bible-kjv-text", "fortunes", "fortunes-min"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import jieba
 
-from partialdup.idf import IdfTable
-from partialdup.tokens import Tokenizer
+from partialdup.text.idf import IdfTable
+from partialdup.text.tokens import Tokenizer
 
 
 def main() -> None:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from partialdup.detector import Detector
-from partialdup.evaluate import GoldSet, TokenizedGoldSet, load_goldset, tokenize_goldset
-from partialdup.idf import IdfTable
-from partialdup.methods import make_detector
-from partialdup.resources import load_idf
+from partialdup.pipeline.detector import Detector
+from partialdup.eval.goldset import GoldSet, TokenizedGoldSet, load_goldset, tokenize_goldset
+from partialdup.text.idf import IdfTable
+from partialdup.pipeline.factory import make_detector
+from partialdup.text.resources import load_idf
 
 
 @dataclass(frozen=True)

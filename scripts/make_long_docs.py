@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from partialdup.reader import read_text
+from partialdup.io.reader import read_text
 
 FAMILIES = (("kjv", "src"), ("kjv", "susp"), ("man", "src"), ("man", "susp"))
 

@@ -21,8 +21,8 @@ from collections import defaultdict
 from pathlib import Path
 from xml.etree import ElementTree
 
-from partialdup.metrics import pan_score
-from partialdup.pan import read_features
+from partialdup.eval.metrics import pan_score
+from partialdup.io.pan import read_features
 
 
 def main() -> None:

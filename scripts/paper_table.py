@@ -1,6 +1,6 @@
 """Reproduce the shape of the paper's Table 1 and Figures 1-2 on our gold set.
 
-Runs every method over a range of settings through ``partialdup.evaluate``
+Runs every method over a range of settings through ``partialdup.eval.goldset``
 (one shared sentence split and tokenization) and writes into ``--out``:
   * ``rows.jsonl``  every row (the keys of ``partialdup eval --json``),
   * ``table1.md``   F1, features, space, index and comparison time per method,
@@ -19,10 +19,10 @@ import json
 import sys
 from pathlib import Path
 
-from partialdup.detector import DetectorConfig
-from partialdup.evaluate import EvalRow, evaluate_method, with_extractor
-from partialdup.imatch import IMatch
-from partialdup.methods import DEFAULT_THRESHOLDS, make_detector
+from partialdup.pipeline.detector import DetectorConfig
+from partialdup.eval.goldset import EvalRow, evaluate_method, with_extractor
+from partialdup.methods.imatch import IMatch
+from partialdup.pipeline.factory import DEFAULT_THRESHOLDS, make_detector
 
 from goldset_setup import prepare
 

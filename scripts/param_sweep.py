@@ -14,9 +14,9 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from partialdup.detector import DetectorConfig
-from partialdup.evaluate import evaluate_method
-from partialdup.methods import make_detector
+from partialdup.pipeline.detector import DetectorConfig
+from partialdup.eval.goldset import evaluate_method
+from partialdup.pipeline.factory import make_detector
 
 from goldset_setup import prepare
 

@@ -28,9 +28,9 @@ import time
 from collections import Counter
 from typing import Sequence
 
-from partialdup.index import rarest_prefix
-from partialdup.methods import make_detector
-from partialdup.types import Bag
+from partialdup.index.inverted import rarest_prefix
+from partialdup.pipeline.factory import make_detector
+from partialdup.core.types import Bag
 
 from bench import best_time
 from goldset_setup import prepare

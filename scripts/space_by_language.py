@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import re
 
-from partialdup.detector import DetectorConfig
-from partialdup.evaluate import index_bytes
-from partialdup.methods import make_detector
-from partialdup.types import DocumentFeatures, TokenizedDocument
+from partialdup.pipeline.detector import DetectorConfig
+from partialdup.eval.goldset import index_bytes
+from partialdup.pipeline.factory import make_detector
+from partialdup.core.types import DocumentFeatures, TokenizedDocument
 
 from goldset_setup import prepare
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from partialdup.resources import load_idf
-from partialdup.tokens import Tokenizer
+from partialdup.text.resources import load_idf
+from partialdup.text.tokens import Tokenizer
 
 
 @pytest.fixture(scope="session")

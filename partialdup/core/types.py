@@ -1,0 +1,183 @@
+"""Shared data types of every pipeline stage.
+
+All offsets are character (code point) offsets into the decoded document text,
+``start`` inclusive and ``end`` exclusive, so ``text[start:end]`` is always the
+original characters. Every type is a frozen dataclass: stages hand them on and
+never mutate them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+__all__ = [
+    "Document",
+    "Sentence",
+    "Token",
+    "Bag",
+    "TokenizedDocument",
+    "DocumentFeatures",
+    "SentencePair",
+    "Span",
+    "RunStats",
+]
+
+#: A sentence's bag of features: stable 64-bit feature hash -> multiplicity.
+Bag = Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One input document.
+
+    Attributes:
+        id: The document's identifier (a path relative to the folder given, or
+            the ``id`` field of a JSONL record).
+        text: The decoded text (UTF-8, BOM removed, line ends untouched).
+    """
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence of a document.
+
+    Attributes:
+        index: Position of the sentence in its document, from 0.
+        start: Character offset of the first character in the document text.
+        end: Character offset one past the last character.
+    """
+
+    index: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token prepared for matching.
+
+    Attributes:
+        text: The normalised form (NFKC, case-folded, Simplified Chinese).
+        start: Character offset of the token's first original character.
+        end: Character offset one past its last original character.
+    """
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizedDocument:
+    """A document after the token stage (shared by every feature method).
+
+    Attributes:
+        id: The document's id.
+        sentences: Its sentences, in order.
+        tokens: The normalised tokens of each sentence, aligned with ``sentences``.
+        text: The document's original text, when known: span edges are
+            trimmed against it (see :mod:`partialdup.match.refine`).
+        joins: For each line break that may have cut a sentence in two (see
+            :func:`partialdup.text.sentences.rejoinable`): the index ``i`` of the
+            sentence before it and the tokens of sentences ``i`` and ``i + 1``
+            read as one.
+    """
+
+    id: str
+    sentences: tuple[Sentence, ...]
+    tokens: tuple[tuple[str, ...], ...]
+    text: str | None = None
+    joins: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFeatures:
+    """A document after the feature stage: its sentences and their bags.
+
+    Attributes:
+        id: The document's id.
+        sentences: Its sentences, in order.
+        bags: One bag of features per sentence, aligned with ``sentences``.
+        tokens: Number of tokens per sentence, aligned with ``sentences``.
+        text: The document's original text, when known.
+        joins: The bag of each pair of sentences read as one (see
+            :attr:`TokenizedDocument.joins`): ``(i, bag of i and i + 1)``.
+    """
+
+    id: str
+    sentences: tuple[Sentence, ...]
+    bags: tuple[Bag, ...]
+    tokens: tuple[int, ...]
+    text: str | None = None
+    joins: tuple[tuple[int, Bag], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SentencePair:
+    """Sentence ``a`` of one document and sentence ``b`` of another are copies.
+
+    Attributes:
+        a: Sentence index in document A.
+        b: Sentence index in document B.
+        score: Their similarity (bag-Jaccard for the default method), 0..1.
+    """
+
+    a: int
+    b: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A passage of document ``a`` copied from (or to) a passage of ``b``.
+
+    Attributes:
+        a: Id of document A (the query in ``check``; the smaller id in ``detect``).
+        b: Id of document B.
+        a_start: Character offset where the passage starts in A.
+        a_end: Character offset one past its end in A.
+        b_start: Character offset where the passage starts in B.
+        b_end: Character offset one past its end in B.
+        a_sentences: First and last sentence index (inclusive) in A.
+        b_sentences: First and last sentence index (inclusive) in B.
+        score: Mean similarity of the sentence pairs behind the span.
+        pairs: The copied sentence pairs, sorted by (a, b).
+    """
+
+    a: str
+    b: str
+    a_start: int
+    a_end: int
+    b_start: int
+    b_end: int
+    a_sentences: tuple[int, int]
+    b_sentences: tuple[int, int]
+    score: float
+    pairs: tuple[SentencePair, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunStats:
+    """What a run skipped, so that no data is lost silently.
+
+    Attributes:
+        documents: Documents processed.
+        sentences: Sentences indexed or queried.
+        candidate_pairs: Sentence pairs whose bag-Jaccard was computed.
+        frequent_features: Distinct features whose posting list exceeded the
+            bound and were not used to generate candidates.
+        skipped_postings: Postings not visited because of that bound.
+        boilerplate_sentences: Sentences matched in too many documents to
+            report (see ``DetectorConfig.boilerplate``).
+    """
+
+    documents: int = 0
+    sentences: int = 0
+    candidate_pairs: int = 0
+    frequent_features: int = 0
+    skipped_postings: int = 0
+    boilerplate_sentences: int = 0

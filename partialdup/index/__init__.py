@@ -1,0 +1,1 @@
+"""Index: candidate search. Only sentences that share a feature are compared."""

@@ -1,0 +1,1 @@
+"""I/O: reading documents, writing JSONL, the PAN text-alignment formats."""

@@ -1,0 +1,1 @@
+"""Match: sentence pairs, character checks, chaining pairs into spans, edge refinement and one origin per passage."""

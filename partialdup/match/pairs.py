@@ -1,0 +1,160 @@
+"""Sentence pairs: what the index look-ups found, per pair of documents.
+
+The stage between the index (:mod:`partialdup.index.sparse`) and sequence matching
+(:mod:`partialdup.match.spans`): it turns raw matches into the copied sentence
+pairs of each (A, B) document pair, and decides which matches of *rejoined*
+sentences (two neighbours read as one, see
+:func:`partialdup.text.sentences.rejoinable`) add anything.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterator, Sequence
+
+from partialdup.index.inverted import IndexedSentence
+from partialdup.index.sparse import PairMatches
+from partialdup.core.types import SentencePair
+
+__all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits", "rows_by_documents"]
+
+#: A sentence: (document number, sentence index).
+SentenceKey = tuple[int, int]
+
+
+class FoundPairs:
+    """Copied sentence pairs per (A document, B document).
+
+    Args:
+        swapped: For ``detect``, where either document of a pair may be A:
+            tells whether a (first, second) match must be stored the other
+            way round. None: the first sentence is always in A.
+    """
+
+    def __init__(self, swapped: Callable[[SentenceKey, SentenceKey], bool] | None = None) -> None:
+        self.by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        self._swapped = swapped
+        self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
+        self._weak: set[tuple[SentenceKey, SentenceKey]] = set()
+
+    def add(self, first: SentenceKey, second: SentenceKey, score: float, *, weak: bool = False) -> None:
+        """Record a copied pair of whole sentences; ``weak``: found on little
+        evidence (few shared features), see :meth:`is_weak`."""
+        first, second = self._oriented(first, second)
+        self._store(first, second, score)
+        self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
+        if weak:
+            self._weak.add((first, second))
+
+    def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
+        """Whether the pair of sentence ``a`` of an A document and ``b`` of a
+        B document (as stored, after orientation) was recorded as weak."""
+        return (a, b) in self._weak
+
+    def has(self, first: SentenceKey, second: SentenceKey) -> bool:
+        """Whether the two whole sentences are already recorded as a copy."""
+        return self._oriented(first, second) in self._direct
+
+    def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
+        """Record that two neighbouring sentences, read as one, copy ``other``.
+
+        Both parts pair with ``other``, unless a part already pairs with it
+        directly at least as well: a sentence that matches on its own needs no
+        neighbour (its heading, an option line) drawn into the span. Call it
+        after every :meth:`add`.
+
+        Args:
+            parts: The two neighbouring sentences.
+            other: The whole sentence they match.
+            score: Their bag-Jaccard.
+            parts_first: Whether the parts are the first sentence of the
+                match (the query side in ``check``).
+        """
+        pairs = [self._oriented(part, other) if parts_first else self._oriented(other, part) for part in parts]
+        if any(self._direct.get(pair, -1.0) >= score for pair in pairs):
+            return
+        for first, second in pairs:
+            self._store(first, second, score)
+
+    def distinct(self, documents: tuple[int, int]) -> list[SentencePair]:
+        """The pairs of two documents, each sentence pair once (first found wins)."""
+        kept: dict[tuple[int, int], SentencePair] = {}
+        for pair in self.by_documents[documents]:
+            kept.setdefault((pair.a, pair.b), pair)
+        return list(kept.values())
+
+    def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
+        return (second, first) if self._swapped is not None and self._swapped(first, second) else (first, second)
+
+    def _store(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
+        self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+
+
+def rows_by_documents(
+    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
+) -> tuple[dict[int, list[tuple[IndexedSentence, float]]], dict[int, list[tuple[IndexedSentence, float]]]]:
+    """The matches of a search, per query row: (kept rows, boilerplate rows).
+
+    A row that matches sentences of ``boilerplate`` documents or more (0: no
+    limit) is boilerplate. Each row maps to its (indexed entry, score) list,
+    rows in increasing order.
+    """
+    hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+    for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
+        hits[row].append((entries[key], score))
+    kept: dict[int, list[tuple[IndexedSentence, float]]] = {}
+    common: dict[int, list[tuple[IndexedSentence, float]]] = {}
+    for row, entry_scores in hits.items():
+        many = boilerplate and len({entry.doc for entry, _ in entry_scores}) >= boilerplate
+        (common if many else kept)[row] = entry_scores
+    return kept, common
+
+
+def rejoined_hits(
+    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
+) -> Iterator[tuple[int, IndexedSentence, float]]:
+    """(row, indexed entry, score) of a search involving rejoined sentences.
+
+    A row that matches ``boilerplate`` documents or more (0: no limit) is left
+    out, as whole sentences that do are (see :func:`rows_by_documents`).
+    """
+    kept, _ = rows_by_documents(found, entries, boilerplate)
+    for row, entry_scores in kept.items():
+        for entry, score in entry_scores:
+            yield row, entry, score
+
+
+def evident(
+    pairs: Sequence[SentencePair],
+    weak: Callable[[SentencePair], bool],
+    agrees: Callable[[SentencePair], bool],
+    *,
+    reach: int,
+) -> list[SentencePair]:
+    """The pairs of two documents that are evidence of a copy, in their order.
+
+    A weak pair (found on one or two shared features, which unrelated
+    sentences share by chance: the opening 也可以使用 of two different
+    sentences, or a template sentence about another variable) is kept when
+    another pair could chain with it, lying within ``reach`` sentences after
+    it on both sides or before it on both sides (chance pairs do not line up,
+    while a passage of short lines, or of Taiwan against mainland phrasing
+    whose characters differ, 檔案 / 文件, does pair after pair), or else when
+    ``agrees`` says its sentences' characters agree (only asked then).
+
+    Args:
+        pairs: The pairs found between two documents.
+        weak: Whether a pair was found on little evidence.
+        agrees: Whether a weak pair's characters agree.
+        reach: How far, in sentences on each side, a neighbouring pair may lie.
+    """
+    at = {(pair.a, pair.b) for pair in pairs}
+    steps = range(1, reach + 1)
+
+    def chained(pair: SentencePair) -> bool:
+        a, b = pair.a, pair.b
+        if (a + 1, b + 1) in at or (a - 1, b - 1) in at:  # the usual neighbours, looked at first
+            return True
+        return any((a + side * i, b + side * m) in at for side in (1, -1) for i in steps for m in steps)
+
+    return [pair for pair in pairs if not weak(pair) or chained(pair) or agrees(pair)]

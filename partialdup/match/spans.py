@@ -1,0 +1,377 @@
+"""Sequence matching: chain copied sentence pairs into duplicated spans.
+
+Within one document pair, a pair (i, m) continues a chain whose last pair is
+(i', m') when both documents advance by at most ``gap + 1`` sentences (one
+side may stay put, so a sentence split in two still chains). A passage whose
+middle sentence was edited beyond recognition, inserted or dropped therefore
+stays one span instead of two fragments.
+
+Steps are counted in *matchable* sentences: a sentence that has no features
+(too short to be matched on its own, such as an option line or a heading)
+cannot be an unmatched copy, so any number of them may lie inside a span.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Sequence
+
+from sortedcontainers import SortedList
+
+from partialdup.methods.similarity import bag_jaccard
+from partialdup.core.types import Bag, Sentence, SentencePair, Span
+
+__all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_documents"]
+
+# SentencePair's own order, (a, b, score), compared in C: the dataclass's
+# generated __lt__ is a Python call per comparison (4 % of detect on the
+# long documents of scripts/make_long_docs.py).
+_ORDER = attrgetter("a", "b", "score")
+
+
+@dataclass
+class _Chain:
+    number: int  # creation order: of two equally close chains, the older one continues
+    pairs: list[SentencePair] = field(default_factory=list)
+    last_a: int = 0
+    last_b: int = 0
+
+
+def chain_pairs(
+    pairs: Sequence[SentencePair],
+    *,
+    gap: int = 3,
+    a_ranks: Sequence[int] | None = None,
+    b_ranks: Sequence[int] | None = None,
+) -> list[list[SentencePair]]:
+    """Group the copied sentence pairs of one document pair into chains.
+
+    Pairs are taken in order of (a, b); each continues the open chain whose
+    last pair is closest (fewest steps in A plus B, the older chain on a tie)
+    among those within ``gap + 1`` steps in both documents, or starts a chain.
+    The open chains are kept sorted by their last sentence in B, so a pair
+    looks only at the chains ending in its window: a line repeated hundreds
+    of times keeps hundreds of chains open without every pair visiting them.
+
+    Args:
+        pairs: Sentence pairs between document A and document B.
+        gap: Unmatched matchable sentences tolerated between two chained
+            pairs, on either side.
+        a_ranks: For each sentence of A, the number of matchable sentences
+            before it (see :func:`matchable_ranks`); every sentence counts
+            when None.
+        b_ranks: The same for B.
+
+    Returns:
+        Chains of pairs, each sorted by (a, b), ordered by their first pair.
+    """
+    reach = gap + 1
+    chains: list[_Chain] = []
+    open_by_b = SortedList(key=lambda c: (c.last_b, c.number))
+    ends: list[tuple[int, int]] = []  # (last_a, number) of every update; stale ones are skipped
+    for pair in sorted(pairs, key=_ORDER):
+        rank_a = a_ranks[pair.a] if a_ranks is not None else pair.a
+        rank_b = b_ranks[pair.b] if b_ranks is not None else pair.b
+        while ends and ends[0][0] < rank_a - reach:  # ranks only grow in A: closed for good
+            last_a, number = heapq.heappop(ends)
+            if chains[number].last_a == last_a:
+                open_by_b.discard(chains[number])
+        best = _closest_chain(open_by_b, rank_a, rank_b, reach)
+        if best is None:
+            best = _Chain(len(chains))
+            chains.append(best)
+        else:
+            open_by_b.remove(best)
+        best.pairs.append(pair)
+        best.last_a, best.last_b = rank_a, rank_b
+        open_by_b.add(best)
+        heapq.heappush(ends, (rank_a, best.number))
+    found = [chain.pairs for chain in chains]
+    found.sort(key=lambda c: (c[0].a, c[0].b))
+    return found
+
+
+def _closest_chain(open_by_b: SortedList, rank_a: int, rank_b: int, reach: int) -> _Chain | None:
+    # Open chains end within reach in A; those ending in B's window are candidates.
+    best: _Chain | None = None
+    best_key = (2 * reach + 1, 0)
+    for chain in open_by_b.irange_key((rank_b - reach, -1), (rank_b, math.inf)):
+        distance = rank_a - chain.last_a + rank_b - chain.last_b
+        if distance > 0 and (distance, chain.number) < best_key:
+            best, best_key = chain, (distance, chain.number)
+    return best
+
+
+def matchable_ranks(matchable: Sequence[bool]) -> list[int]:
+    """For each sentence, how many matchable sentences come before it."""
+    ranks, count = [], 0
+    for flag in matchable:
+        ranks.append(count)
+        count += flag
+    return ranks
+
+
+def spans_for_documents(
+    a_id: str,
+    b_id: str,
+    a_sentences: Sequence[Sentence],
+    b_sentences: Sequence[Sentence],
+    pairs: Sequence[SentencePair],
+    *,
+    gap: int = 3,
+    a_ranks: Sequence[int] | None = None,
+    b_ranks: Sequence[int] | None = None,
+    fill: tuple[Sequence[Bag], Sequence[Bag], float] | None = None,
+) -> list[Span]:
+    """Turn the copied sentence pairs of documents A and B into spans.
+
+    Args:
+        a_id: Id of document A.
+        b_id: Id of document B.
+        a_sentences: A's sentences (indexed by ``SentencePair.a``).
+        b_sentences: B's sentences (indexed by ``SentencePair.b``).
+        pairs: Copied sentence pairs between them.
+        gap: See :func:`chain_pairs`.
+        a_ranks: See :func:`chain_pairs`.
+        b_ranks: See :func:`chain_pairs`.
+        fill: A's bags, B's bags and the threshold: when given, the sentences
+            lying between two chained pairs and those just before and after a
+            chain are paired up too (in order, when their bag-Jaccard reaches
+            half the threshold), so that short lines and edited sentences of a
+            copied passage appear among its pairs.
+
+    Returns:
+        One span per chain, sorted by position in A then B.
+    """
+    chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
+    if fill is not None:
+        # Filling runs along the passage's alignment (a crossing stray pair
+        # would hide the gap it lies in); the strays stay in the chain only to
+        # hold the chains of one passage together while merging.
+        chains = _merge_overlapping(
+            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill)), key=_ORDER) for chain in chains]
+        )
+    spans = []
+    for chain in map(monotone_alignment, chains):
+        first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
+        first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
+        spans.append(
+            Span(
+                a=a_id,
+                b=b_id,
+                a_start=a_sentences[first_a].start,
+                a_end=a_sentences[last_a].end,
+                b_start=b_sentences[first_b].start,
+                b_end=b_sentences[last_b].end,
+                a_sentences=(first_a, last_a),
+                b_sentences=(first_b, last_b),
+                score=math.fsum(p.score for p in chain) / len(chain),  # statistics.fmean, without its counting wrapper
+                pairs=tuple(chain),
+            )
+        )
+    spans.sort(key=lambda s: (s.a_start, s.b_start, s.a_end, s.b_end))
+    return spans
+
+
+_FILL_WINDOW = 32
+
+
+def _fill_between(
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+) -> list[SentencePair]:
+    """Pair the unpaired sentences between consecutive pairs of a chain, in order,
+    and the sentences just before and after the chain.
+
+    Next to copied sentences, a sentence sharing half the features a copy
+    needs is an edited copy, not a chance resemblance: inside a chain and at
+    its two ends the threshold is halved.
+    """
+    threshold = threshold / 2
+    chain = _extend_ends(chain, a_bags, b_bags, threshold)
+    filled = list(chain)
+    for before, after in zip(chain, chain[1:]):
+        next_b = before.b + 1
+        for i in range(before.a + 1, after.a):
+            # Look a bounded way ahead, so a long run of short lines stays linear.
+            for m in range(next_b, min(after.b, next_b + _FILL_WINDOW)):
+                score = bag_jaccard(a_bags[i], b_bags[m])
+                if score >= threshold:
+                    filled.append(SentencePair(i, m, round(score, 6)))
+                    next_b = m + 1
+                    break
+    return sorted(filled, key=_ORDER)
+
+
+def _extend_ends(
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+) -> list[SentencePair]:
+    first, last = chain[0], chain[-1]
+    before: list[SentencePair] = []  # collected backwards, reversed once
+    while first.a > 0 and first.b > 0:
+        score = bag_jaccard(a_bags[first.a - 1], b_bags[first.b - 1])
+        if score < threshold:
+            break
+        first = SentencePair(first.a - 1, first.b - 1, round(score, 6))
+        before.append(first)
+    after: list[SentencePair] = []
+    while last.a + 1 < len(a_bags) and last.b + 1 < len(b_bags):
+        score = bag_jaccard(a_bags[last.a + 1], b_bags[last.b + 1])
+        if score < threshold:
+            break
+        last = SentencePair(last.a + 1, last.b + 1, round(score, 6))
+        after.append(last)
+    return before[::-1] + chain + after
+
+
+def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
+    """The in-order subset of a passage's pairs with the highest total score.
+
+    A sentence that recurs in a passage ("exit(EXIT_FAILURE);", a template
+    line differing in one word) pairs with every occurrence on the other
+    side; merged into one span, those pairs cross the passage's own pairs.
+    The alignment of a copied passage goes forward in both documents, so only
+    a chain of pairs is kept in which each pair follows the one before it in
+    both documents, or repeats one of its sentences with the neighbour of the
+    other (a sentence split in two: (i, m) then (i, m + 1), or (i, m) then
+    (i + 1, m)); of those chains, the one with the largest sum of scores.
+    A weighted longest increasing subsequence, O(n log n) with a Fenwick tree
+    over b.
+
+    Args:
+        pairs: The pairs of one passage.
+
+    Returns:
+        The kept pairs, sorted by (a, b).
+    """
+    ordered = sorted(set(pairs), key=_ORDER)
+    if _in_order(ordered):
+        return ordered  # already one chain: with positive scores, all of it is the best
+    return _best_alignment(ordered)
+
+
+def _in_order(ordered: Sequence[SentencePair]) -> bool:
+    """Whether sorted pairs form one chain as they stand (each follows the
+    one before it, or splits one of its sentences), all with positive scores:
+    most spans' pairs do, and need no search."""
+    if any(p.score <= 0 for p in ordered):
+        return False
+    return all(
+        (p.a < q.a and p.b < q.b) or (q.a == p.a and q.b == p.b + 1) or (q.a == p.a + 1 and q.b == p.b)
+        for p, q in zip(ordered, ordered[1:])
+    )
+
+
+def _best_alignment(ordered: list[SentencePair]) -> list[SentencePair]:
+    """:func:`monotone_alignment` of sorted, distinct pairs: the weighted
+    longest increasing subsequence, O(n log n) with a Fenwick tree over b."""
+    if len(ordered) < 2:
+        return ordered
+    ranks = {b: rank for rank, b in enumerate(sorted({p.b for p in ordered}), 1)}
+    tree: list[tuple[float, int]] = [(0.0, -1)] * (len(ranks) + 1)  # best (total, pair) ending at b <= rank
+    ending: dict[tuple[int, int], tuple[float, int]] = {}  # best (total, pair) ending exactly at (a, b)
+    previous: list[int] = [-1] * len(ordered)
+    totals: list[float] = [0.0] * len(ordered)
+    start = 0
+    while start < len(ordered):  # one sentence of A at a time: its pairs see only earlier sentences in the tree
+        stop = start
+        while stop < len(ordered) and ordered[stop].a == ordered[start].a:
+            stop += 1
+        for k in range(start, stop):
+            pair = ordered[k]
+            best, i = (0.0, -1), ranks[pair.b] - 1  # strictly earlier in both documents
+            while i > 0:
+                best, i = max(best, tree[i]), i - (i & -i)
+            for split in ((pair.a, pair.b - 1), (pair.a - 1, pair.b)):  # one sentence split in two
+                best = max(best, ending.get(split, best))
+            totals[k], previous[k] = best[0] + pair.score, best[1]
+            ending[(pair.a, pair.b)] = (totals[k], k)
+        for k in range(start, stop):
+            i = ranks[ordered[k].b]
+            while i < len(tree):
+                tree[i], i = max(tree[i], (totals[k], k)), i + (i & -i)
+        start = stop
+    k = max(range(len(ordered)), key=lambda j: (totals[j], j))
+    kept = []
+    while k >= 0:
+        kept.append(ordered[k])
+        k = previous[k]
+    return kept[::-1]
+
+
+def _merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:
+    """Merge chains whose sentence ranges overlap (or touch) in both documents.
+
+    A sentence repeated inside a copied passage ("see below", a lone "}")
+    also pairs with its other occurrences, and those stray pairs start chains
+    of their own that cross the passage's chain. They are the same passage,
+    not further copies, and must not become fragments of it. Chains that
+    overlap in one document only (a passage copied twice) stay apart.
+
+    The result is the finest grouping in which no two groups' ranges overlap
+    in both documents (merging only grows ranges, so it is unique whatever
+    the order of merging). Each pass sweeps the groups in order of their
+    start in A, keeping the groups still open in A sorted by their start in
+    B; passes repeat while a merge grew a range. A long document's thousands
+    of chains, and a line repeated hundreds of times (hundreds of one-pair
+    chains open at once), cost about n log n per pass, not n squared.
+    """
+    groups = [_Group(list(chain)) for chain in chains]
+    merged = True
+    while merged:
+        groups.sort(key=lambda g: (g.a0, g.b0))
+        groups, merged = _merge_pass(groups)
+    return [sorted(g.pairs, key=_ORDER) for g in groups]
+
+
+def _merge_pass(groups: list["_Group"]) -> tuple[list["_Group"], bool]:
+    """One sweep of :func:`_merge_overlapping` over groups sorted by start in A.
+
+    The open groups' B ranges neither overlap nor touch as long as no merge
+    happened in the pass, so a new group can only meet the open group that
+    starts last in B at or before its end (+1): that one is the only test.
+    After a merge that invariant may fail until the next pass, which then
+    runs, since the pass reports the merge.
+    """
+    kept: list[_Group] = []
+    by_b = SortedList(key=lambda g: (g.b0, g.number))
+    ends: list[tuple[int, int]] = []  # (a1, number) of every change; stale ones are skipped
+    merged = False
+    for number, group in enumerate(groups):
+        group.number = number
+        while ends and ends[0][0] + 1 < group.a0:
+            a1, done = heapq.heappop(ends)
+            if groups[done].a1 == a1:
+                by_b.discard(groups[done])
+        slot = by_b.bisect_key_right((group.b1 + 1, len(groups))) - 1
+        home = by_b[slot] if slot >= 0 else None
+        if home is not None and group.b0 <= home.b1 + 1:
+            by_b.remove(home)
+            home.absorb(group)
+            by_b.add(home)
+            merged = True
+        else:
+            home = group
+            kept.append(group)
+            by_b.add(group)
+        heapq.heappush(ends, (home.a1, home.number))
+    return kept, merged
+
+
+class _Group:
+    """Chains merged so far, with their ranges in A and in B."""
+
+    __slots__ = ("pairs", "a0", "a1", "b0", "b1", "number")
+
+    def __init__(self, pairs: list[SentencePair]) -> None:
+        self.pairs = pairs
+        self.number = 0  # position in the current pass, a tie-breaker
+        self.a0, self.a1 = min(p.a for p in pairs), max(p.a for p in pairs)
+        self.b0, self.b1 = min(p.b for p in pairs), max(p.b for p in pairs)
+
+    def absorb(self, other: "_Group") -> None:
+        self.pairs.extend(other.pairs)
+        self.a0, self.a1 = min(self.a0, other.a0), max(self.a1, other.a1)
+        self.b0, self.b1 = min(self.b0, other.b0), max(self.b1, other.b1)

@@ -1,0 +1,233 @@
+"""A second look at near misses, on characters.
+
+Low-IDF-Sig gives a short sentence two or three features, and one changed
+character (deleted, doubled or replaced: what a light edit does) can change
+the words jieba sees and so break one of them; bag-Jaccard then falls to 1/2
+or 1/3 while the two sentences are the same but for that character. A pair
+the inverted index found (the sentences share features) whose bag-Jaccard
+lies below τ but at least at τ / 2 is compared once more on its normalised
+letters and digits, and is a copy when their rapidfuzz ``ratio`` reaches
+:data:`DEFAULT_MIN_RATIO`. Candidates still come only from the index; only
+pairs with both texts known are looked at.
+
+The same look finds *embedded* copies: a sentence copied into another
+without a sentence boundary between it and the host's text (pasted after a
+heading or a sentence that lacks its final stop, glued to the previous
+sentence without a space) or quoted inside a longer sentence. Their bags
+differ by the host's features and by the chains across the junction, so
+bag-Jaccard is low, but most of the shorter bag lies in the longer. Such a
+pair is a copy when the shorter sentence's letters lie inside the longer
+one's at rapidfuzz ``partial_ratio`` :data:`DEFAULT_MIN_INSIDE`, the shorter
+sentence is long enough to be evidence (:data:`MIN_EMBEDDED_LETTERS` letters
+and :data:`MIN_EMBEDDED_TOKENS` tokens) and not a numbered heading (inside a
+sentence a heading is a cross-reference: "see Section 9.2.1.4, “Creating
+Encrypted Tunnels with Port Forwarding”"). Refinement then trims the longer
+side to the aligned characters.
+
+A sentence pair that shares only one or two features and has no
+neighbouring pair it could chain with is *confirmed* here too
+(:meth:`NearMissCheck.confirmed`, called through
+:func:`partialdup.match.pairs.evident`): different sentences share a chain or two
+by chance (the opening 也可以使用 of two unrelated sentences), so its letters
+must agree, whole or the shorter inside the longer, with no minimum length
+(the features already matched).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from rapidfuzz import fuzz
+
+from partialdup.match.pairs import FoundPairs, SentenceKey
+from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
+from partialdup.core.types import DocumentFeatures, Sentence
+
+__all__ = [
+    "DEFAULT_MIN_RATIO",
+    "DEFAULT_MIN_INSIDE",
+    "EMBEDDED_CONTAINMENT",
+    "EMBEDDED_MIN_FEATURES",
+    "NearMissCheck",
+    "SentenceLetters",
+]
+
+#: Least rapidfuzz ratio (0-100) of the two sentences' normalised letters and
+#: digits. One character deleted or doubled in ten gives 95, one replaced 90,
+#: a two-character word replaced in twenty 90; two template sentences that
+#: differ in what they are about ("显示版本信息并退出" / "显示帮助信息并退出")
+#: give 78.
+DEFAULT_MIN_RATIO = 90.0
+
+#: Least rapidfuzz ``partial_ratio`` (0-100) of the shorter sentence's letters
+#: inside the longer's for an embedded copy: the best window of the longer
+#: text may differ from the shorter in one character in twenty. Stricter than
+#: :data:`DEFAULT_MIN_RATIO`, since the window is chosen to fit.
+DEFAULT_MIN_INSIDE = 95.0
+
+#: An embedded copy's shorter sentence has at least this many letters and
+#: digits (about four English words, or a Chinese clause) ...
+MIN_EMBEDDED_LETTERS = 20
+
+#: ... and this many tokens: a code fragment such as ``INSERT INTO table
+#: (column, ...)`` lies inside many a longer line of SQL.
+MIN_EMBEDDED_TOKENS = 5
+
+#: The longer sentence has at least this many times the shorter's letters:
+#: the length ratio from which :mod:`partialdup.match.refine` trims the longer
+#: side to the copy. Below it, the two are a whole copy with edits, which
+#: ``ratio`` judges.
+EMBEDDED_LENGTH_RATIO = TRIM_RATIO
+
+#: Candidates for embedded copies come from the index like near misses: pairs
+#: where at least this share of the smaller bag lies in the larger ...
+EMBEDDED_CONTAINMENT = 0.5
+
+#: ... and the smaller bag holds at least this many features.
+EMBEDDED_MIN_FEATURES = 2
+
+# Everything but letters and digits: \w is str.isalnum() plus the underscore
+# (both test Py_UNICODE_ISALNUM); a property test checks they agree.
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
+# A numbered heading: "9.2.1.4. Creating ...", "2.7.13.\xa0移植 ..." (two levels or more).
+_NUMBERED_HEADING = re.compile(r"\s*\d+(?:\.\d+)+\.?\s")
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceLetters:
+    """What the character checks need of a sentence.
+
+    Attributes:
+        letters: Its normalised letters and digits.
+        tokens: Its number of tokens.
+        numbered_heading: Whether it starts with a section number of two
+            levels or more ("5.4.2. ...").
+    """
+
+    letters: str
+    tokens: int
+    numbered_heading: bool
+
+
+class NearMissCheck:
+    """Decides on characters whether a near-miss sentence pair is a copy,
+    and whether a pair found on little evidence is confirmed.
+
+    Args:
+        normalise: The tokenizer's normaliser (NFKC, case folding, Traditional
+            to Simplified), so a copy that changed width or script compares
+            equal.
+        min_ratio: Least rapidfuzz ratio of whole sentences, 0-100; 0 turns
+            that check off.
+        min_inside: Least rapidfuzz partial_ratio of an embedded copy, 0-100;
+            0 turns that check off.
+    """
+
+    def __init__(self, normalise: Normaliser, min_ratio: float = DEFAULT_MIN_RATIO, min_inside: float = 0.0) -> None:
+        if not (0.0 <= min_ratio <= 100.0 and 0.0 <= min_inside <= 100.0) or not (min_ratio or min_inside):
+            raise ValueError("min_ratio and min_inside must lie in [0, 100], and one be above 0")
+        self.normalise = normalise
+        self.min_ratio = min_ratio
+        self.min_inside = min_inside
+
+    def letters(self, text: str, sentence: Sentence) -> str:
+        """A sentence's normalised letters and digits."""
+        normalised, _ = self.normalise(text[sentence.start : sentence.end])
+        return _NOT_LETTERS.sub("", normalised)
+
+    def sentence_letters(self, text: str, sentence: Sentence, tokens: int) -> SentenceLetters:
+        """A sentence as the character checks see it; ``tokens`` is its token count."""
+        heading = _NUMBERED_HEADING.match(text, sentence.start, sentence.end) is not None
+        return SentenceLetters(self.letters(text, sentence), tokens, heading)
+
+    def of_sentence(self, doc: DocumentFeatures, index: int) -> SentenceLetters | None:
+        """:meth:`sentence_letters` of sentence ``index`` of a document; None
+        when the document came without its text."""
+        if doc.text is None:
+            return None
+        return self.sentence_letters(doc.text, doc.sentences[index], doc.tokens[index])
+
+    def same(self, first: str, second: str) -> bool:
+        """Whether two sentences' letters agree at ``min_ratio`` or more."""
+        if not (self.min_ratio and first and second):
+            return False
+        return fuzz.ratio(first, second, score_cutoff=self.min_ratio) >= self.min_ratio
+
+    def embedded(self, first: SentenceLetters, second: SentenceLetters) -> bool:
+        """Whether the shorter sentence is copied inside the longer (see the module notes)."""
+        shorter, longer = (first, second) if len(first.letters) <= len(second.letters) else (second, first)
+        if not self.min_inside or shorter.numbered_heading:
+            return False
+        if len(shorter.letters) < MIN_EMBEDDED_LETTERS or shorter.tokens < MIN_EMBEDDED_TOKENS:
+            return False
+        if len(longer.letters) < EMBEDDED_LENGTH_RATIO * len(shorter.letters):
+            return False
+        return self._inside(shorter.letters, longer.letters)
+
+    def confirmed(self, first: SentenceLetters, second: SentenceLetters) -> bool:
+        """Whether a pair the features accepted on little evidence agrees on
+        characters: whole, or the shorter inside the longer."""
+        if self.same(first.letters, second.letters):
+            return True
+        shorter, longer = sorted((first.letters, second.letters), key=len)
+        return self._inside(shorter, longer)
+
+    def _inside(self, shorter: str, longer: str) -> bool:
+        # The shorter letters lie inside the longer at min_inside (0: never).
+        return bool(self.min_inside and shorter) and fuzz.partial_ratio(shorter, longer, score_cutoff=self.min_inside) >= self.min_inside
+
+    def copied(self, first: SentenceLetters, second: SentenceLetters) -> bool:
+        """Whether a near-miss pair is a copy: whole (:meth:`same`) or embedded."""
+        return self.same(first.letters, second.letters) or self.embedded(first, second)
+
+    def add_to(
+        self,
+        found: FoundPairs,
+        near_misses: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        first_docs: Sequence[DocumentFeatures],
+        second_docs: Sequence[DocumentFeatures],
+        skip: tuple[set[SentenceKey], set[SentenceKey]],
+        boilerplate: int,
+    ) -> None:
+        """Record the near misses whose characters agree as copies.
+
+        Args:
+            found: The pairs found so far; pairs already there are passed over.
+            near_misses: (first sentence, second sentence, bag-Jaccard) of the
+                pairs found at half the threshold (or, when embedded copies
+                are looked for, at :data:`EMBEDDED_CONTAINMENT`).
+            first_docs: The documents of the first sentences.
+            second_docs: The documents of the second sentences (the same list
+                in ``detect``).
+            skip: Boilerplate sentences of the first and the second side.
+            boilerplate: As for whole matches, a sentence that is a near copy
+                of sentences in this many other documents or more is a
+                template, not a copy (0: no limit).
+        """
+        seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
+        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
+
+        def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
+            if (side, key) not in seen:
+                seen[(side, key)] = self.of_sentence(docs[key[0]], key[1])
+            return seen[(side, key)]
+
+        accepted = []
+        for first, second, score in near_misses:
+            if first in skip[0] or second in skip[1] or found.has(first, second):
+                continue
+            a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
+            if a is not None and b is not None and self.copied(a, b):
+                accepted.append((first, second, score))
+        documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
+        for first, second, _ in accepted:
+            documents[(0, first)].add(second[0])
+            documents[(other_side, second)].add(first[0])
+        common = {key for key, docs in documents.items() if boilerplate and len(docs) >= boilerplate}
+        for first, second, score in accepted:
+            if (0, first) not in common and (other_side, second) not in common:
+                found.add(first, second, score)

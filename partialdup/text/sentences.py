@@ -1,0 +1,457 @@
+"""Sentence splitting for Chinese (Simplified and Traditional) and English text.
+
+:class:`SentenceSplitter` cuts a document into :class:`~partialdup.core.types.Sentence`
+spans. It never edits the text: every sentence is a ``text[start:end]`` slice
+trimmed of surrounding whitespace, and every non-whitespace character belongs
+to exactly one sentence.
+
+The text is cut in four stages; each stage only adds cut positions, so nothing
+can be lost.
+
+1. **Lines.** A blank line (only whitespace) always ends a sentence. Inside a
+   block of non-blank lines, a line break ends a sentence (a *hard* break) when
+
+   * the next line starts a list item (``-``, ``*``, ``•``, ``1.``, ``1)``,
+     ``(a)``, ``一、``, ``（一）``, ``①``, ``第三章``, a man-page option like
+     ``-a``/``--all``), a Markdown heading, a table row, or a verse reference
+     (``Genesis 1:1``, ``Ge1:1``, ``1 John 2:3``);
+   * either line consists only of symbols (``----``, ``====``, ``%``);
+   * otherwise, unless the line ends with a continuing mark (comma, ``、``,
+     an opening bracket or quote, a dash, or a hyphen right after a letter),
+     when the block is *line structured*: its typical line width (median
+     display width of all lines but the last, CJK characters counting two
+     columns) is below 40 or above 160 columns, i.e. the lines were not
+     produced by wrapping running text at a fixed column;
+   * or, in a wrapped block, when the line is *short*: narrower than 60 % of
+     the larger of the typical width and the next line's width. A wrapped
+     line is only that short at the end of a paragraph or after a heading.
+
+   All other line breaks are *soft*: hard-wrapped prose (man pages, e-mail,
+   Chinese text wrapped at 80 columns) stays one sentence.
+
+2. **Chinese terminators.** ``。｡！？；﹒﹔﹖﹗``, ``．`` (not before a digit), runs
+   of ``…``/``⋯``, and the ASCII ``! ? ;`` and ``.`` (the latter before
+   whitespace, CJK or a closer, or as ``..``/``...``) written right after a CJK
+   character end a sentence. Runs of terminators count as one, and closing
+   quotes and brackets (``”’」』）》】`` ...) that follow stay in the sentence:
+   ``他说：“好。”`` is one sentence.
+
+3. **English (NLTK Punkt).** Pieces that contain ``.``, ``!`` or ``?`` before
+   whitespace or their end go through :class:`nltk.tokenize.punkt.PunktSentenceTokenizer`
+   with parameters trained offline on Debian documentation and the KJV
+   (``partialdup/data/punkt_en.json``, see ``PUNKT_PROVENANCE.md``), via
+   ``span_tokenize`` so offsets are exact; abbreviations (``e.g.``, ``Mr.``,
+   ``etc.``), initials and decimals do not end sentences. In a piece that
+   also holds CJK, Punkt runs on each stretch of non-CJK text separately; a
+   stretch followed by CJK text gets a neutral capitalised sentinel word
+   appended so that Punkt can decide whether its final period ends a
+   sentence (``It works. 然后`` is cut, ``例如 e.g. 这个`` is not). Punkt's
+   cuts after titles and ``e.g.``-like abbreviations (``Mr.``, ``Dr.``,
+   ``St.``, ``vs.``, ``cf.`` ...) are dropped: a name or example always follows;
+   so are cuts after a number that opens its line (``1.11. The key ...``).
+   Long stretches go to Punkt in windows of 20,000 characters.
+
+4. **Length cap.** A sentence longer than ``max_chars`` is cut into pieces of
+   at most ``max_chars`` characters, preferably at the last whitespace, comma,
+   ``、`` / ``，`` / ``；`` / ``：`` in the second half of the window, else hard.
+
+Every stage is a compiled regular expression or work proportional to the
+input, so splitting is linear in the text length.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+from partialdup.core.types import Sentence
+
+__all__ = ["SentenceSplitter", "rejoinable"]
+
+DEFAULT_PUNKT_PARAMS = Path(__file__).resolve().parent / "data" / "punkt_en.json"
+
+# --- character classes ----------------------------------------------------
+
+#: CJK ideographs, kana, hangul, CJK and full-width punctuation and forms.
+_CJK = (
+    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff"
+    "\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uffef\U00020000-\U0003134f"
+)
+#: Characters that close a quotation or parenthesis after a terminator.
+_CLOSERS = "\"'”’」』）》】〕〗〙〛〉〞〟｣)\\]}›»"
+#: Terminators that end a sentence wherever they are.
+_CJK_STOPS = "。｡！？；﹒﹔﹖﹗…⋯"
+
+# --- stage 1: lines ---------------------------------------------------------
+
+#: Start of a line (after indentation) that begins a new sentence.
+_STRUCTURAL_START = re.compile(
+    r"""
+    [-*+•·▪‣◦●○■□◆◇►▶➢✓✔※→](?=\s)                    # bullet
+  | -{1,2}[A-Za-z0-9]                                  # option: -a, --all
+  | \d{1,3}(?:\.\d{1,3})*[.)](?=\s)                    # 1.  1.2.  1)
+  | [(（](?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5}|[一二三四五六七八九十]{1,3})[)）]  # (a) （一）
+  | [A-Za-z]\)(?=\s)                                   # a)
+  | (?:\d{1,3}|[一二三四五六七八九十百]{1,4})[、．]     # 1、 一、
+  | 第[一二三四五六七八九十百千\d]{1,5}[章節节條条款篇部回卷]  # 第三章
+  | [\u2460-\u24ff\u2776-\u2793]                       # ① ❶
+  | \#{1,6}\s | \|                                     # Markdown heading, table row
+  | (?:[1-3]\s?)?[A-Z][a-z]{1,15}\.?\s?\d{1,3}:\d{1,3}(?=\s)  # verse: Genesis 1:1
+    """,
+    re.VERBOSE,
+)
+#: A line made only of symbols: a rule, an underline, a fortune separator.
+_SYMBOL_LINE = re.compile(r"[-=_*~#%+.·•<>/\\|^\s]+")
+#: A line ending that says the sentence goes on in the next line.
+_CONTINUES = re.compile(r"(?:[,，、(（\[{“‘«—–]|(?<=[^\W\d_])[-‐\u00ad])\Z")
+_WIDE = re.compile(f"[{_CJK}]")
+
+MIN_WRAP_WIDTH = 40  #: narrower typical lines are line-structured text
+MAX_WRAP_WIDTH = 160  #: wider typical lines were not wrapped at all
+SHORT_RATIO = 0.6  #: a line narrower than this share of the width is short
+
+# --- stage 2: Chinese terminators ------------------------------------------
+
+_TERMINATOR = re.compile(
+    rf"""
+    (?: [{_CJK_STOPS}]
+      | ．(?![0-9０-９])
+      | (?<=[{_CJK}]) (?: [!?;] | \.{{2,}} | \.(?=[\s{_CJK}{_CLOSERS}]|\Z) )
+    )
+    [{_CJK_STOPS}．!?;.]*
+    [{_CLOSERS}]*
+    """,
+    re.VERBOSE,
+)
+
+# --- stage 3: English --------------------------------------------------------
+
+#: A Latin sentence end Punkt may accept: [.!?] (and closers) before whitespace,
+#: the end, or CJK ("It works.然后" is two sentences: English pasted into Chinese).
+_LATIN_END = re.compile(rf"[.!?][{_CLOSERS}]*(?:\s|\Z|(?=[{_CJK}]))")
+_NON_CJK_RUN = re.compile(f"[^{_CJK}]+")
+_HAS_CJK = re.compile(f"[{_CJK}]")
+_ALNUM = re.compile(r"[^\W_]")
+#: Appended to a Latin stretch that CJK text follows: a capitalised word with
+#: no orthographic statistics, so Punkt cuts after an ordinary word's period
+#: and keeps an abbreviation's.
+_SENTINEL = " Zqxjv"
+#: Longest text handed to Punkt at once.
+PUNKT_WINDOW = 20_000
+#: Abbreviations that are always followed by more of the sentence (a name, an
+#: example). Punkt's orthographic rule would still cut "Mr. Brown" because
+#: "brown" is seen in lower case, so such cuts are dropped afterwards.
+_NEVER_FINAL = re.compile(
+    r"(?<![^\W\d_])(?:mr|mrs|ms|messrs|dr|prof|st|mt|capt|col|gen|lt|sgt|rev|hon"
+    rf"|e\.g|i\.e|vs|cf|viz)\.[{_CLOSERS}]*\Z",
+    re.IGNORECASE,
+)
+
+#: A section or list number ("1.", "9.4.4.") right before a cut.
+_NUMBER_BEFORE = re.compile(r"(?<!\S)\d{1,3}(?:\.\d{1,3})*\.\Z")
+
+
+def _is_line_number(run: str, end: int) -> bool:
+    """Whether ``run[:end]`` ends with a number that opens its line (``1.11.``).
+
+    Punkt cuts after such numbers when a capitalised word follows, leaving
+    "1.11." alone as a sentence; the number belongs to the heading or list
+    item. Only the 200 characters before the number are looked at, so the
+    check stays constant-time.
+    """
+    m = _NUMBER_BEFORE.search(run, max(0, end - 16), end)
+    if m is None:
+        return False
+    start = m.start()
+    before = run[max(0, start - 200) : start].rstrip(" \t")
+    return before.endswith(("\n", "\r")) or (not before and start <= 200)
+
+
+# --- stage 4: length cap ----------------------------------------------------
+
+#: Last whitespace (group 1) or comma-like mark (group 2) in a window.
+_LAST_BREAK = re.compile(r".*(?:(\s)|([,，、;；:：]))", re.DOTALL)
+_NON_SPACE = re.compile(r"\S")
+
+
+class SentenceSplitter:
+    """Splits text into trimmed, non-overlapping sentences with exact offsets.
+
+    The object loads the Punkt parameters once; reuse it for many documents.
+    The module docstring describes the rules.
+
+    Args:
+        max_chars: Longest sentence, in characters; longer runs are cut.
+        punkt_params_path: Punkt parameters JSON written by
+            ``scripts/train_punkt.py``; defaults to the shipped
+            ``partialdup/data/punkt_en.json``.
+
+    Raises:
+        ValueError: If ``max_chars`` is smaller than 1.
+    """
+
+    def __init__(
+        self, *, max_chars: int = 1000, punkt_params_path: str | Path | None = None
+    ) -> None:
+        if max_chars < 1:
+            raise ValueError(f"max_chars must be at least 1, got {max_chars}")
+        self.max_chars = max_chars
+        path = Path(punkt_params_path) if punkt_params_path else DEFAULT_PUNKT_PARAMS
+        self._punkt = PunktSentenceTokenizer(_load_punkt_params(path))
+
+    def split(self, text: str) -> tuple[Sentence, ...]:
+        """Splits ``text`` into sentences.
+
+        Args:
+            text: The document text.
+
+        Returns:
+            The sentences in order, indexed from 0; ``()`` for a text with no
+            non-whitespace character.
+        """
+        cuts = sorted(set(_line_cuts(text)).union(_terminator_cuts(text)))
+        cuts.append(len(text))
+        spans: list[Sentence] = []
+        start = 0
+        for end in cuts:
+            if end > start:
+                for s, e in self._english_pieces(text, start, end):
+                    for s2, e2 in self._capped(text, s, e):
+                        spans.append(Sentence(len(spans), s2, e2))
+            start = end
+        return tuple(spans)
+
+    # -- stage 3 ---------------------------------------------------------
+
+    def _english_pieces(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """Cuts ``text[start:end]`` at Punkt's sentence ends, if it may have any."""
+        if not _LATIN_END.search(text, start, end):
+            yield start, end
+            return
+        piece = text[start:end]
+        if _HAS_CJK.search(piece):
+            cuts = list(self._mixed_cuts(piece))
+        else:
+            cuts = self._punkt_cuts(piece, False)
+        prev = 0
+        for cut in cuts:
+            if cut > prev:
+                yield start + prev, start + cut
+                prev = cut
+        yield start + prev, end
+
+    def _mixed_cuts(self, piece: str) -> Iterator[int]:
+        """Punkt cuts in each non-CJK stretch of a piece that also holds CJK text."""
+        for run in _NON_CJK_RUN.finditer(piece):
+            followed = run.end() < len(piece)
+            # A stretch needs a letter or digit: a lone "." between Chinese
+            # words (``隐含的 . 和 ..``) is a file name, not a sentence end.
+            if not _ALNUM.search(run.group()) or not _LATIN_END.search(
+                run.group() + (" " if followed else "")
+            ):
+                continue
+            for cut in self._punkt_cuts(run.group(), followed):
+                yield run.start() + cut
+
+    def _punkt_cuts(self, run: str, followed: bool) -> list[int]:
+        """Offsets in ``run`` where Punkt ends a sentence (excluding the run's end).
+
+        Long runs are fed to Punkt in windows of about :data:`PUNKT_WINDOW`
+        characters (NLTK aborts a regular expression running longer than a few
+        seconds): the cuts of a window up to its last one are kept, and the
+        next window starts there, so every decision sees its context.
+
+        Args:
+            run: Text without CJK characters.
+            followed: Whether more (CJK) text follows the run; then a sentinel
+                word stands in for it, and a cut at the run's very end counts.
+        """
+        cuts: list[int] = []
+        pos = 0
+        while len(run) - pos > PUNKT_WINDOW:
+            stop = run.rfind(" ", pos + PUNKT_WINDOW // 2, pos + PUNKT_WINDOW)
+            stop = stop if stop > pos else pos + PUNKT_WINDOW
+            found = self._punkt_window(run[pos:stop], False)
+            cuts.extend(pos + c for c in found)
+            pos = pos + found[-1] if found else stop
+        cuts.extend(pos + c for c in self._punkt_window(run[pos:], followed))
+        return cuts
+
+    def _punkt_window(self, run: str, followed: bool) -> list[int]:
+        """Punkt's cuts in one window; see :meth:`_punkt_cuts`."""
+        probe = run + _SENTINEL if followed else run
+        limit = len(run) if followed else len(run) - 1
+        ends = [e for _, e in self._punkt.span_tokenize(probe)][:-1]
+        return [
+            e
+            for e in ends
+            if 0 < e <= limit
+            and not _NEVER_FINAL.search(probe, max(0, e - 12), e)
+            and not _is_line_number(probe, e)
+        ]
+
+    # -- stage 4 ---------------------------------------------------------
+
+    def _capped(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """Trims ``text[start:end]`` and cuts it into pieces of at most ``max_chars``."""
+        seg = text[start:end]
+        stripped = seg.strip()
+        if not stripped:
+            return
+        start += len(seg) - len(seg.lstrip())
+        end = start + len(stripped)
+        limit = self.max_chars
+        while end - start > limit:
+            cut = _cut_point(text, start, start + limit, limit)
+            piece_end = cut
+            while text[piece_end - 1].isspace():  # bounded: the piece starts non-space
+                piece_end -= 1
+            yield start, piece_end
+            m = _NON_SPACE.search(text, cut, end)
+            start = m.start() if m else end  # end is non-space, so m is found
+        yield start, end
+
+
+def _cut_point(text: str, start: int, stop: int, limit: int) -> int:
+    """Where to cut a too-long run that starts at ``start`` and may reach ``stop``.
+
+    Prefers the last whitespace (cut before it) or comma-like mark (cut after
+    it) in the second half of the window, else cuts hard at ``stop``.
+    """
+    m = _LAST_BREAK.match(text, start + limit // 2, stop)
+    if m is None:
+        return stop
+    if m.group(1) is not None and m.start(1) > start:
+        return m.start(1)
+    if m.group(2) is not None:
+        return m.end(2)
+    return stop
+
+
+# --- line breaks that may have cut a sentence ----------------------------------
+
+#: A sentence that ends like this was finished before its line break.
+_FINISHED = re.compile(rf"(?:[{_CJK_STOPS}．.!?;:：]|\.\.\.)[{_CLOSERS}]*\Z")
+
+
+def rejoinable(text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
+    """Sentences cut from the next one by a line break that may be a wrap.
+
+    The splitter must decide at every line break whether a sentence ends, and
+    a block of one or two lines gives it little to judge by: an edited copy
+    that breaks a line in mid-sentence ("Let's\\nstore the passphrase") is
+    split where its source is not. Matching also tries such neighbours read as
+    one sentence. A break qualifies when exactly one line break (and no other
+    text) lies between the two sentences and the first does not end with a
+    terminator or a colon (after which the break is a real sentence end).
+
+    Args:
+        text: The document text.
+        sentences: Its sentences, as :meth:`SentenceSplitter.split` gives them.
+
+    Returns:
+        The index ``i`` of every sentence that may continue in sentence ``i + 1``.
+    """
+    found = []
+    for first, second in zip(sentences, sentences[1:]):
+        between = text[first.end : second.start]
+        if between.count("\n") == 1 and not between.strip() and not _FINISHED.search(text, first.start, first.end):
+            found.append(first.index)
+    return tuple(found)
+
+
+# --- stage 1: line structure -------------------------------------------------
+
+
+def _display_width(line: str) -> int:
+    """Columns a line takes in a terminal: CJK characters count two."""
+    if line.isascii():
+        return len(line.expandtabs()) if "\t" in line else len(line)
+    return len(line) + len(_WIDE.findall(line))
+
+
+def _line_cuts(text: str) -> list[int]:
+    """Offsets where a line starts a new sentence (see the module docstring)."""
+    cuts: list[int] = []
+    block: list[tuple[int, str, int]] = []  # (offset, content, width) per line
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        content = line.rstrip()
+        if content:
+            block.append((pos, content, _display_width(content)))
+        else:
+            _block_cuts(block, cuts)
+            block = []
+            cuts.append(pos)  # a blank line ends the sentence before it
+        pos += len(line)
+    _block_cuts(block, cuts)
+    return cuts
+
+
+def _block_cuts(block: list[tuple[int, str, int]], cuts: list[int]) -> None:
+    """Appends the cut positions of one block of non-blank lines."""
+    if not block:
+        return
+    cuts.append(block[0][0])
+    if len(block) == 1:
+        return
+    widths = sorted(w for _, _, w in block[:-1])
+    typical = widths[len(widths) // 2]
+    structured = not MIN_WRAP_WIDTH <= typical <= MAX_WRAP_WIDTH
+    for (_, prev, prev_width), (nxt_pos, nxt, nxt_width) in zip(block, block[1:]):
+        if _is_hard_break(prev, prev_width, nxt.lstrip(), nxt_width, typical, structured):
+            cuts.append(nxt_pos)
+
+
+def _is_hard_break(
+    prev: str, prev_width: int, nxt: str, nxt_width: int, typical: int, structured: bool
+) -> bool:
+    """Whether the line break between two non-blank lines ends a sentence.
+
+    Args:
+        prev: The previous line, without its line end and trailing whitespace.
+        prev_width: Its display width.
+        nxt: The next line, without indentation.
+        nxt_width: The next line's display width (with indentation).
+        typical: The block's typical line width.
+        structured: Whether the block is line-structured text rather than
+            wrapped prose.
+    """
+    if _STRUCTURAL_START.match(nxt):
+        return True
+    if _SYMBOL_LINE.fullmatch(prev) or _SYMBOL_LINE.fullmatch(nxt):
+        return True
+    if _CONTINUES.search(prev):
+        return False
+    if structured:
+        return True
+    return prev_width < SHORT_RATIO * max(typical, nxt_width)
+
+
+# --- stage 2 -----------------------------------------------------------------
+
+
+def _terminator_cuts(text: str) -> Iterator[int]:
+    """Offsets just after each Chinese terminator run and its closers."""
+    return (m.end() for m in _TERMINATOR.finditer(text))
+
+
+# --- Punkt parameters ---------------------------------------------------------
+
+
+def _load_punkt_params(path: Path) -> PunktParameters:
+    """Reads Punkt parameters from the JSON written by ``scripts/train_punkt.py``."""
+    with path.open(encoding="utf-8") as f:
+        data = json.load(f)
+    params = PunktParameters()
+    params.abbrev_types = set(data["abbrev_types"])
+    params.collocations = {(a, b) for a, b in data["collocations"]}
+    params.sent_starters = set(data["sent_starters"])
+    params.ortho_context = defaultdict(int, {k: int(v) for k, v in data["ortho_context"]})
+    return params

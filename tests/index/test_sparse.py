@@ -1,0 +1,112 @@
+from collections import Counter
+
+from hypothesis import given, settings, strategies as st
+
+from partialdup.index.inverted import FeatureIndex
+from partialdup.methods.similarity import CopyRule, shared_count
+from partialdup.index.sparse import SparseIndex
+
+bags = st.dictionaries(st.integers(0, 12), st.integers(1, 3), max_size=8).map(Counter)
+rules = st.builds(
+    CopyRule,
+    threshold=st.sampled_from([0.2, 0.5, 0.6, 1.0]),
+    containment=st.sampled_from([0.0, 0.5, 0.8, 1.0]),
+    min_contained=st.integers(1, 4),
+)
+
+
+def _index(indexed, docs, max_postings):
+    index = FeatureIndex(max_postings=max_postings)
+    for position, (doc, bag) in enumerate(zip(docs, indexed)):
+        index.add(doc, position, bag)
+    return index
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(bags, min_size=1, max_size=12), st.lists(bags, max_size=6), rules, st.integers(1, 4), st.data())
+def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings, data):
+    docs = data.draw(st.lists(st.integers(0, 3), min_size=len(indexed), max_size=len(indexed)))
+    query_docs = data.draw(st.lists(st.integers(-1, 3), min_size=len(queries), max_size=len(queries)))
+    index = _index(indexed, docs, max_postings)
+    expected = [
+        (q, m.key, m.score) for q, bag in enumerate(queries) for m in index.query(bag, rule, doc=query_docs[q])
+    ]
+    found = SparseIndex(index).search(queries, rule, docs=query_docs)
+    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+    shared = [shared_count(queries[q], index.sentences[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
+    assert found.shared.tolist() == shared
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(bags, min_size=1, max_size=14), rules, st.integers(1, 4), st.data())
+def test_search_all_agrees_with_reference_all_pairs(indexed, rule, max_postings, data):
+    docs = sorted(data.draw(st.lists(st.integers(0, 3), min_size=len(indexed), max_size=len(indexed))))
+    index = _index(indexed, docs, max_postings)
+    expected = [
+        (key, m.key, m.score)
+        for key, entry in enumerate(index.sentences)
+        for m in index.query(entry.bag, rule, doc=entry.doc, below_key=key)
+    ]
+    found = SparseIndex(index).search_all(rule)
+    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+    entries = index.sentences
+    assert found.shared.tolist() == [shared_count(entries[q].bag, entries[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
+
+
+def test_frequent_features_count_in_the_score_but_find_nothing():
+    bags = [Counter({0: 1, 100 + i: 1}) for i in range(50)] + [Counter({0: 1, 7: 1}), Counter({0: 1, 7: 1})]
+    index = _index(bags, list(range(len(bags))), max_postings=10)
+    found = SparseIndex(index).search([Counter({0: 1, 7: 1})], CopyRule(0.3))
+    assert found.key.tolist() == [50, 51] and found.score.tolist() == [1.0, 1.0]
+    assert found.skipped_postings == 52
+
+
+def test_containment_finds_a_short_sentence_inside_a_long_one():
+    short, long = Counter({1: 1, 2: 1, 3: 1}), Counter(dict.fromkeys(range(1, 10), 1))
+    index = _index([long], [0], max_postings=10)
+    assert SparseIndex(index).search([short], CopyRule(0.6)).key.tolist() == []
+    found = SparseIndex(index).search([short], CopyRule(0.6, containment=0.8, min_contained=3))
+    assert found.key.tolist() == [0] and found.score.tolist() == [3 / 9]
+
+
+def test_empty_index_and_empty_queries():
+    index = FeatureIndex()
+    assert SparseIndex(index).search([Counter({1: 1})], CopyRule(0.5)).key.tolist() == []
+    index.add(0, 0, Counter({1: 1}))
+    assert SparseIndex(index).search([], CopyRule(0.5)).key.tolist() == []
+    assert SparseIndex(index).search_all(CopyRule(0.5)).key.tolist() == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(bags, max_size=12), st.integers(1, 4))
+def test_counts_agree_with_the_plain_index(indexed, max_postings):
+    index = _index(indexed, [0] * len(indexed), max_postings)
+    fast = SparseIndex(index)
+    assert fast.feature_count() == index.feature_count()
+    assert fast.posting_count() == index.posting_count()
+    assert fast.frequent_features() == index.frequent_features()
+
+
+def test_blocks_bound_the_postings_reached(monkeypatch):
+    import partialdup.index.sparse as module
+
+    bags = [Counter({1: 1, 2: 1}) for _ in range(40)]
+    index = _index(bags, list(range(40)), max_postings=100)
+    whole = SparseIndex(index).search_all(CopyRule(0.5))
+    monkeypatch.setattr(module, "BLOCK_POSTINGS", 10)
+    fast = SparseIndex(index)
+    # Every row reaches 2 features x 40 sentences = 80 postings, over the bound: one row a block.
+    assert fast._block_bounds(fast._usual) == [(row, row + 1) for row in range(40)]
+    small = fast.search_all(CopyRule(0.5))
+    assert (small.query.tolist(), small.key.tolist()) == (whole.query.tolist(), whole.key.tolist())
+    assert len(whole.key) == 40 * 39 // 2
+
+
+def test_sharing_keeps_the_pairs_with_enough_shared_features():
+    index = FeatureIndex()
+    for doc, bag in enumerate([Counter({1: 1, 2: 1, 3: 1}), Counter({1: 1, 9: 1})]):
+        index.add(doc, 0, bag)
+    found = SparseIndex(index).search([Counter({1: 1, 2: 1, 3: 1})], CopyRule(0.2), docs=[5])
+    assert found.shared.tolist() == [3, 1]
+    strong = found.sharing(2)
+    assert (strong.key.tolist(), strong.shared.tolist(), strong.candidates) == ([0], [3], found.candidates)

@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+
+from partialdup.index.inverted import IndexedSentence
+from partialdup.match.pairs import FoundPairs, evident, rejoined_hits, rows_by_documents
+from partialdup.index.sparse import PairMatches
+from partialdup.core.types import SentencePair
+
+
+def test_pairs_are_kept_per_document_pair_in_the_order_given():
+    found = FoundPairs()
+    found.add((0, 3), (1, 7), 0.8)
+    found.add((0, 4), (2, 1), 1.0)
+    found.add((0, 3), (1, 7), 0.9)  # found again: the first stays
+    assert found.distinct((0, 1)) == [SentencePair(3, 7, 0.8)]
+    assert found.distinct((0, 2)) == [SentencePair(4, 1, 1.0)]
+
+
+def test_swapped_orients_every_pair_the_same_way():
+    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found.add((5, 1), (2, 9), 0.7)
+    assert found.distinct((2, 5)) == [SentencePair(9, 1, 0.7)]
+
+
+def test_rejoined_parts_both_pair_with_the_whole_sentence():
+    found = FoundPairs()
+    found.add_rejoined(((0, 3), (0, 4)), (1, 7), 0.9)
+    assert found.distinct((0, 1)) == [SentencePair(3, 7, 0.9), SentencePair(4, 7, 0.9)]
+
+
+def test_a_part_matching_as_well_on_its_own_keeps_its_neighbour_out():
+    found = FoundPairs()
+    found.add((0, 4), (1, 7), 1.0)  # the sentence after an option line
+    found.add_rejoined(((0, 3), (0, 4)), (1, 7), 0.7)
+    assert found.distinct((0, 1)) == [SentencePair(4, 7, 1.0)]
+
+
+def test_rejoined_parts_on_the_second_side():
+    found = FoundPairs()
+    found.add((2, 0), (1, 6), 0.5)  # a part that matched worse on its own
+    found.add_rejoined(((1, 6), (1, 7)), (2, 0), 0.9, parts_first=False)
+    assert found.distinct((2, 1)) == [SentencePair(0, 6, 0.5), SentencePair(0, 7, 0.9)]
+
+
+def matches(rows, keys, scores):
+    return PairMatches(np.array(rows), np.array(keys), np.array(scores, dtype=float), np.full(len(rows), 3), len(rows), 0)
+
+
+def test_rejoined_hits_leave_out_rows_matching_many_documents():
+    entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
+    hits = list(rejoined_hits(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3))
+    assert [(row, entry.doc) for row, entry, _ in hits] == [(1, 2), (1, 2)]
+    assert len(list(rejoined_hits(matches([0, 0, 0], [0, 1, 2], [1.0] * 3), entries, boilerplate=0))) == 3
+
+
+def test_has_sees_a_pair_in_either_order_when_swapped():
+    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found.add((5, 1), (2, 9), 0.7)
+    assert found.has((2, 9), (5, 1)) and found.has((5, 1), (2, 9)) and not found.has((5, 2), (2, 9))
+    found.add_rejoined(((3, 0), (3, 1)), (2, 9), 0.9)
+    assert not found.has((3, 0), (2, 9))  # rejoined pairs are not whole-sentence copies
+
+
+def test_rows_by_documents_splits_kept_and_boilerplate_rows():
+    entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
+    kept, common = rows_by_documents(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3)
+    assert list(common) == [0] and [entry.doc for entry, _ in common[0]] == [0, 1, 2]
+    assert list(kept) == [1] and [entry.doc for entry, _ in kept[1]] == [2, 2]
+
+
+def pair_list(*positions):
+    return [SentencePair(a, b, 1.0) for a, b in positions]
+
+
+def test_a_weak_pair_alone_needs_agreeing_characters():
+    pairs = pair_list((3, 7), (10, 2))
+    weak = {(3, 7)}
+    kept = evident(pairs, lambda p: (p.a, p.b) in weak, lambda p: False, reach=4)
+    assert [(p.a, p.b) for p in kept] == [(10, 2)]
+    kept = evident(pairs, lambda p: (p.a, p.b) in weak, lambda p: True, reach=4)
+    assert [(p.a, p.b) for p in kept] == [(3, 7), (10, 2)]
+
+
+@pytest.mark.parametrize(
+    "neighbour, kept",
+    [
+        ((4, 8), True),  # the next pair on both sides
+        ((7, 11), True),  # within reach (4) on both sides
+        ((8, 8), False),  # too far in A
+        ((2, 6), True),  # the pair before
+        ((4, 6), False),  # after in A, before in B: they cannot chain
+        ((3, 9), False),  # the same A sentence
+    ],
+)
+def test_a_weak_pair_with_a_pair_it_could_chain_with_is_kept(neighbour, kept):
+    pairs = pair_list((3, 7), neighbour)
+    asked = []
+    result = evident(pairs, lambda p: (p.a, p.b) == (3, 7), lambda p: asked.append(p) or False, reach=4)
+    assert ((3, 7) in [(p.a, p.b) for p in result]) == kept
+    assert bool(asked) != kept  # characters are looked at only without a neighbour
+
+
+def test_weak_pairs_are_marked_in_their_stored_orientation():
+    # detect stores a pair with the smaller document first, whichever came first.
+    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found.add((2, 5), (1, 9), 0.7, weak=True)
+    found.add((1, 3), (2, 4), 0.9)
+    assert found.is_weak((1, 9), (2, 5)) and not found.is_weak((1, 3), (2, 4))

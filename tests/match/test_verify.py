@@ -1,0 +1,117 @@
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from partialdup.match.verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, NearMissCheck
+from partialdup.core.types import Sentence
+
+
+@pytest.fixture(scope="module")
+def check(tokenizer):
+    return NearMissCheck(tokenizer.normalise)
+
+
+def whole(text):
+    return Sentence(0, 0, len(text))
+
+
+def test_letters_are_normalised_and_without_punctuation(check):
+    # Full width and Traditional script compare equal to their plain forms.
+    assert check.letters("ＢＩＯＳ／ＵＥＦＩ 設定", whole("ＢＩＯＳ／ＵＥＦＩ 設定")) == "biosuefi设定"
+
+
+@pytest.mark.parametrize(
+    "first, second, same",
+    [
+        ("从一个过程中返回", "从一个过程中返返回", True),  # a character doubled (manpages-zh return(3tcl))
+        ("提供基本的虚拟化环境足够能在里面编译程序", "提供后本的虚拟化环境足够能在里面编译程序", True),  # one replaced
+        ("显示版本信息并退出", "显示帮助信息并退出", False),  # template sentences about different things
+        ("", "", False),
+    ],
+)
+def test_same_at_the_default_ratio(check, first, second, same):
+    assert check.same(first, second) == same
+
+
+@pytest.mark.parametrize("ratio, inside", [(0.0, 0.0), (-1.0, 95.0), (90.0, 101.0)])
+def test_the_ratios_are_checked(tokenizer, ratio, inside):
+    with pytest.raises(ValueError):
+        NearMissCheck(tokenizer.normalise, ratio, inside)
+
+
+def test_the_defaults(tokenizer):
+    check = NearMissCheck(tokenizer.normalise)
+    assert (check.min_ratio, check.min_inside) == (DEFAULT_MIN_RATIO, 0.0)
+
+
+def letters_of(check, tokenizer, text):
+    return check.sentence_letters(text, whole(text), len(tokenizer.words(text, 0, len(text))))
+
+
+@pytest.fixture(scope="module")
+def inside(tokenizer):
+    return NearMissCheck(tokenizer.normalise, 0.0, DEFAULT_MIN_INSIDE)
+
+
+@pytest.mark.parametrize(
+    "shorter, longer, embedded",
+    [
+        # A sentence of manpages-zh systemd-escape(1) glued, in Traditional
+        # script, to an English sentence of the debian-handbook (zh-CN).
+        (
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。",
+            "reducing the system to CUPS plus cups-filters.systemd-escape 可用於 轉義單元名稱中的特殊字符， 也可用於還原操作。",
+            True,
+        ),
+        # A numbered heading inside a sentence is a cross-reference (debian-handbook).
+        (
+            "9.2.1.4.\u00a0Creating Encrypted Tunnels with Port Forwarding",
+            "This is explained in Section\u00a09.2.1.4, “Creating Encrypted Tunnels with Port Forwarding”, which covers it.",
+            False,
+        ),
+        # Four tokens of SQL are no evidence (manpages-zh insert(7)).
+        ("INSERT INTO table (column, ...)", "INSERT INTO table [ ( column [, ...] ) ] VALUES ( expression [, ...] )", False),
+        # Of similar length: a whole copy with edits, judged by ratio alone.
+        (
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。",
+            "systemd-escape 可用于 转义单元名称中的特殊字符， 也可以用于还原操作。",
+            False,
+        ),
+    ],
+)
+def test_embedded_copies(inside, tokenizer, shorter, longer, embedded):
+    first, second = letters_of(inside, tokenizer, shorter), letters_of(inside, tokenizer, longer)
+    assert inside.embedded(first, second) == embedded
+    assert inside.embedded(second, first) == embedded  # either order
+    assert inside.copied(first, second) == embedded  # ratio is off here
+
+
+def test_embedded_copies_can_be_turned_off(tokenizer, check):
+    shorter = "systemd-escape 可用于 转义单元名称中的特殊字符， 也可用于还原操作。"
+    longer = "reducing the system to CUPS plus cups-filters." + shorter
+    assert not check.embedded(letters_of(check, tokenizer, shorter), letters_of(check, tokenizer, longer))
+
+
+@pytest.mark.parametrize(
+    "first, second, confirmed",
+    [
+        # One shared chain, different sentences (fortunes-zh, manpages-zh ls(1)).
+        ("也可以使用 CD-ROM/DVD 。", "也可以使用二进制前缀：KiB=K、MiB=M，以此类推。", False),
+        # A short line of Debian Reference glued to a sentence of manpages-zh
+        # close(3tcl) (gold set): no minimum length, the features already matched.
+        ("防止未经授权的文件访问", "防止未经授权的文件访问关于通道共享的描述请参见  interp  命令。", True),
+        ("防止未经授权的文件访问", "防止未经授权的文件访问", True),
+    ],
+)
+def test_confirmed(tokenizer, check, first, second, confirmed):
+    both = NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO, DEFAULT_MIN_INSIDE)
+    a, b = letters_of(both, tokenizer, first), letters_of(both, tokenizer, second)
+    assert both.confirmed(a, b) == confirmed
+    assert check.confirmed(a, b) == (first == second)  # ratio alone: whole copies only
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_letters_are_the_alphanumeric_characters(tokenizer, text):
+    check = NearMissCheck(tokenizer.normalise)
+    normalised, _ = tokenizer.normalise(text)
+    assert check.letters(text, whole(text)) == "".join(char for char in normalised if char.isalnum())

@@ -1,0 +1,124 @@
+import functools
+
+import regex
+from hypothesis import given, settings, strategies as st
+from nltk.tokenize import RegexpTokenizer
+
+from partialdup.text.tokens import _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
+
+
+def words(tokenizer, text):
+    return [t.text for t in tokenizer.tokenize(text)]
+
+
+def test_normalisation_full_width_case_and_script(tokenizer):
+    assert words(tokenizer, "ＡＢＣ Hello") == ["abc", "hello"]
+    assert words(tokenizer, "漢字轉換") == words(tokenizer, "汉字转换")
+
+
+def test_punctuation_is_not_a_token(tokenizer):
+    assert words(tokenizer, "他说：“好。”") == ["他", "说", "好"]
+    assert words(tokenizer, "Hello, world!") == ["hello", "world"]
+
+
+def test_inner_apostrophes_hyphens_and_decimals_stay_together(tokenizer):
+    assert words(tokenizer, "don't e-mail 3.14") == ["don't", "e-mail", "3.14"]
+
+
+def test_mixed_text_offsets_are_exact(tokenizer):
+    text = "用jieba分词，Ｈｅｌｌｏ ﬁne 說。"
+    tokens = tokenizer.tokenize(text)
+    assert [t.text for t in tokens][:3] == ["用", "jieba", "分词"]
+    for token in tokens:
+        original, _ = tokenizer.normalise(text[token.start : token.end])
+        assert token.text in original
+
+
+def test_stretch_offsets_refer_to_the_whole_text(tokenizer):
+    text = "前言。Hello world"
+    tokens = tokenizer.tokenize(text, 3, len(text))
+    assert [(t.start, t.end) for t in tokens] == [(3, 8), (9, 14)]
+
+
+alphabet = st.sampled_from(list("abcXYZ 0123.,'-\n\t，。「」！？漢字转換說话ＡＢ１ﬁ㎏é\u0301\u200b"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet, max_size=60), st.data())
+def test_tokens_map_back_to_the_original(tokenizer, text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    previous_start = start
+    for token in tokenizer.tokenize(text, start, end):
+        assert start <= token.start < token.end <= end
+        assert token.start >= previous_start
+        previous_start = token.start
+        original, _ = tokenizer.normalise(text[token.start : token.end])
+        assert token.text in "".join(original.split())
+
+
+def test_taiwan_and_mainland_words_take_one_form(tokenizer):
+    assert words(tokenizer, "使用者可以呼叫預設的檔案") == words(tokenizer, "用户可以调用默认的文件")
+    assert words(tokenizer, "如果檔案不存在就建立它") == words(tokenizer, "如果文件不存在就创建它")
+    # A plain character conversion (s2t) still matches its source.
+    assert words(tokenizer, "預設值是檔案") == words(tokenizer, "预设值是档案")
+    # Taiwan words jieba lacks (manpages-zh zh_TW od(1), re_syntax(3tcl)) stay whole.
+    assert words(tokenizer, "限制要轉儲的輸入位元組") == words(tokenizer, "限制要转储的输入字节")
+    assert words(tokenizer, "Tcl 正規表示式的語法") == words(tokenizer, "Tcl 正则表达式的语法")
+
+
+def test_without_the_taiwan_words_jieba_cuts_them():
+    plain = Tokenizer(taiwan_words=None)
+    assert words(plain, "輸入位元組") != words(plain, "输入字节")
+
+
+def test_hard_wrapped_chinese_gives_the_same_words(tokenizer):
+    wrapped = "可能没有明显的开始菜\n单入口。"
+    assert words(tokenizer, wrapped) == words(tokenizer, "可能没有明显的开始菜单入口。")
+    [token] = [t for t in tokenizer.tokenize(wrapped) if t.text == "开始菜单"]
+    assert wrapped[token.start : token.end] == "开始菜\n单"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet, max_size=80), st.data())
+def test_words_are_the_tokens_without_offsets(tokenizer, text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert tokenizer.words(text, start, end) == [t.text for t in tokenizer.tokenize(text, start, end)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("abcX 0.,'-，。漢字说话⼀ＡＢ１é")), min_size=1, max_size=30),
+       st.text(st.sampled_from(list("abcX 0.,'-，。漢字说话⼀ＡＢ１é")), min_size=1, max_size=30),
+       st.sampled_from(["\n", " \n", "\n  ", "\u3000\n"]))
+def test_words_of_two_texts_read_as_one(tokenizer, first, second, line_break):
+    # What Detector.tokenize relies on for rejoined sentences: unless a Han
+    # run goes on across the break, the words of the two are the words of each.
+    first, second = first.strip(), second.strip()
+    if not first or not second or tokenizer.words_across(first, second):
+        return
+    assert tokenizer.words(first + line_break + second) == tokenizer.words(first) + tokenizer.words(second)
+
+
+def test_a_han_run_goes_on_across_a_line_break(tokenizer):
+    assert tokenizer.words_across("开始菜", "单入口。")
+    assert tokenizer.words_across("⼀", "二")  # a Kangxi radical normalises to a Han character
+    assert not tokenizer.words_across("菜单。", "单入口") and not tokenizer.words_across("菜单", "menu")
+
+
+@settings(deadline=None)  # the first call compiles the pattern twice
+@given(st.text(alphabet=st.sampled_from(list("ab Z9'’-._\n\t，。中文字乙 éß𠀀") + ["\u3000", "Ａ"]), max_size=60))
+def test_the_token_pattern_finds_what_nltks_regexp_tokenizer_finds(text):
+    # The pattern is compiled directly with the regex engine; NLTK's
+    # RegexpTokenizer is the reference it replaced.
+    assert [m.span() for m in _compiled_pattern().finditer(text)] == list(_nltk_reference().span_tokenize(text))
+
+
+@functools.cache
+def _compiled_pattern():
+    return regex.compile(_TOKEN_PATTERN, _TOKEN_FLAGS)
+
+
+@functools.cache
+def _nltk_reference():
+    return RegexpTokenizer(_TOKEN_PATTERN)
