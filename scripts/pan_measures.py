@@ -21,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from xml.etree import ElementTree
 
+from partialdup.core.chars import is_han
 from partialdup.eval.metrics import pan_score
 from partialdup.io.pan import read_features
 
@@ -73,7 +74,7 @@ def _document(path: Path):
 def _language(path: Path) -> str:
     text = path.read_text(encoding="utf-8-sig")
     letters = [char for char in text if char.isalpha()]
-    han = sum(1 for char in letters if "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff")
+    han = sum(1 for char in letters if is_han(char))
     return "zh" if letters and 5 * han >= len(letters) else "en"
 
 

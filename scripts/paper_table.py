@@ -19,10 +19,10 @@ import json
 import sys
 from pathlib import Path
 
-from partialdup.pipeline.detector import DetectorConfig
-from partialdup.eval.goldset import EvalRow, evaluate_method, with_extractor
-from partialdup.methods.imatch import IMatch
-from partialdup.pipeline.factory import DEFAULT_THRESHOLDS, make_detector
+from partialdup.core.config import Config, IMatchParams, LowIdfSigParams
+from partialdup.eval.goldset import EvalRow, evaluate_method
+from partialdup.methods import method_params
+from partialdup.pipeline.factory import make_detector
 
 from goldset_setup import prepare
 
@@ -33,7 +33,7 @@ IMATCH_RANGES = ((0.0, 1.0), (0.1, 1.0), (0.2, 1.0), (0.3, 1.0), (0.4, 1.0), (0.
 
 def run_all(goldset: Path) -> list[EvalRow]:
     prepared = prepare(goldset)
-    gold, idf, base, tokenized = prepared.gold, prepared.idf, prepared.base, prepared.tokenized
+    gold, idf, tokenized = prepared.gold, prepared.idf, prepared.tokenized
     print(f"tokenized {len(gold.sources) + len(gold.suspicious)} documents in {tokenized.seconds:.1f}s", file=sys.stderr)
     rows: list[EvalRow] = []
 
@@ -45,13 +45,13 @@ def run_all(goldset: Path) -> list[EvalRow]:
     shared = prepared.shared
     for method in ("3-shingle", "4-shingle", "5-shingle", "spotsig", "spotsig-small"):
         for tau in THRESHOLDS:
-            run(method, make_detector(method, idf, threshold=tau, **shared))
+            run(method, make_detector(method, idf, Config(threshold=tau), **shared))
     for low, high in IMATCH_RANGES:
-        run("i-match", with_extractor(base, IMatch(idf, low, high), 1.0), f"[{low},{high}]")
+        run("i-match", make_detector("i-match", idf, Config(i_match=IMatchParams(low=low, high=high)), **shared), f"[{low},{high}]")
     for n in ANTECEDENTS:
         for tau in THRESHOLDS:
-            config = DetectorConfig(antecedents=n)
-            run("low-idf-sig", make_detector("low-idf-sig", idf, config, threshold=tau, **shared), f"n={n}")
+            config = Config(threshold=tau, low_idf_sig=LowIdfSigParams(antecedents=n))
+            run("low-idf-sig", make_detector("low-idf-sig", idf, config, **shared), f"n={n}")
     return rows
 
 
@@ -65,14 +65,14 @@ def pick(rows: list[EvalRow], method: str, threshold: float | None = None, param
 
 
 def table1(rows: list[EvalRow]) -> str:
-    default_n = DetectorConfig().antecedents
+    default_n = Config().low_idf_sig.antecedents
     chosen = [
         ("3-Shingle", pick(rows, "3-shingle", 0.6)),
         ("4-Shingle", pick(rows, "4-shingle", 0.6)),
         ("5-Shingle", pick(rows, "5-shingle", 0.6)),
         ("I-Match [0.3, 1.0]", pick(rows, "i-match", params="[0.3,1.0]")),
-        ("SpotSig (full list)", pick(rows, "spotsig", DEFAULT_THRESHOLDS["spotsig"])),
-        ("SpotSig (small list)", pick(rows, "spotsig-small", DEFAULT_THRESHOLDS["spotsig-small"])),
+        ("SpotSig (full list)", pick(rows, "spotsig", method_params(Config(), "spotsig").threshold)),
+        ("SpotSig (small list)", pick(rows, "spotsig-small", method_params(Config(), "spotsig-small").threshold)),
     ] + [(f"Low-IDF-Sig ({n})", pick(rows, "low-idf-sig", 0.6, f"n={n}")) for n in ANTECEDENTS]
     reference = chosen[0][1]
     lines = [

@@ -1,6 +1,6 @@
 """One parameter at a time: Low-IDF-Sig on a gold set around the defaults.
 
-Prints the Markdown table of the README's "Parameters, chosen by measurement"
+Prints the Markdown table of docs/evaluation.md's "Parameters, chosen by measurement"
 section: sentence-pair P/R/F1, plagdet, granularity and index bytes for the
 defaults and for each single change from them.
 
@@ -10,11 +10,10 @@ defaults and for each single change from them.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
-from partialdup.pipeline.detector import DetectorConfig
+from partialdup.core.config import Config
 from partialdup.eval.goldset import evaluate_method
 from partialdup.pipeline.factory import make_detector
 
@@ -25,11 +24,11 @@ CHANGES: tuple[tuple[str, dict[str, object]], ...] = (
     ("defaults", {}),
     ("τ = 0.5", {"threshold": 0.5}),
     ("τ = 0.7", {"threshold": 0.7}),
-    ("n = 50", {"antecedents": 50}),
-    ("n = 500", {"antecedents": 500}),
-    ("c = 1", {"chain": 1}),
-    ("c = 3", {"chain": 3}),
-    ("d = 2", {"spacing": 2}),
+    ("n = 50", {"low_idf_sig.antecedents": 50}),
+    ("n = 500", {"low_idf_sig.antecedents": 500}),
+    ("c = 1", {"low_idf_sig.chain": 1}),
+    ("c = 3", {"low_idf_sig.chain": 3}),
+    ("d = 2", {"low_idf_sig.spacing": 2}),
     ("containment off", {"containment": 0.0}),
     ("containment = 0.7", {"containment": 0.7}),
     ("containment = 0.9", {"containment": 0.9}),
@@ -65,9 +64,7 @@ def main() -> None:
     print("| change from the defaults | P | R | F1 | plagdet | granularity | index bytes |")
     print("|---|---|---|---|---|---|---|")
     for label, change in CHANGES:
-        config = dataclasses.replace(DetectorConfig(), **change)
-        detector = make_detector("low-idf-sig", idf, config, threshold=config.threshold,
-                                 **prepared.shared)
+        detector = make_detector("low-idf-sig", idf, Config().changed(change), **prepared.shared)
         row = evaluate_method(gold, tokenized, detector, method="low-idf-sig")
         print(f"| {label} | {row.precision:.3f} | {row.recall:.3f} | {row.f1:.3f} | {row.plagdet:.3f} | "
               f"{row.granularity:.2f} | {row.index_bytes:,} |", flush=True)

@@ -16,14 +16,15 @@ from __future__ import annotations
 import argparse
 import re
 
-from partialdup.pipeline.detector import DetectorConfig
+from partialdup.core.config import Config, LowIdfSigParams
 from partialdup.eval.goldset import index_bytes
 from partialdup.pipeline.factory import make_detector
+from partialdup.core.chars import HAN_CLASS
 from partialdup.core.types import DocumentFeatures, TokenizedDocument
 
 from goldset_setup import prepare
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN_CLASS}]")
 
 
 def language(doc: TokenizedDocument) -> str:
@@ -47,7 +48,7 @@ def main() -> None:
     idf, tokenized, shared = prepared.idf, prepared.tokenized, prepared.shared
     detectors = {"3-Shingle": make_detector("3-shingle", idf, **shared)}
     for n in args.antecedents:
-        detectors[f"Low-IDF-Sig({n})"] = make_detector("low-idf-sig", idf, DetectorConfig(antecedents=n), **shared)
+        detectors[f"Low-IDF-Sig({n})"] = make_detector("low-idf-sig", idf, Config(low_idf_sig=LowIdfSigParams(antecedents=n)), **shared)
     print("| language | sources | sentences | tokens / sentence | method | features / sentence | index bytes | / 3-Shingle |")
     print("|---|---|---|---|---|---|---|---|")
     for lang in ("en", "zh"):

@@ -15,17 +15,21 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from partialdup.pipeline.detector import Detection, Detector, DetectorConfig
-from partialdup.eval.goldset import evaluate_method, load_goldset, tokenize_goldset
-from partialdup.text.idf import IdfFormatError, build_idf
-from partialdup.pipeline.factory import METHOD_NAMES, make_detector
+from typing import TYPE_CHECKING
+
+from partialdup.cli.options import add_config_options, config_from_args, sweeps_from_args
+from partialdup.core.config import Config
+from partialdup.core.errors import InputError, PartialdupError
 from partialdup.io.jsonl import write_jsonl
-from partialdup.io.pan import PanFormatError, detection_filename, read_pairs, span_detection, write_detections
-from partialdup.io.reader import InputError, ReadResult, read_documents, read_text
-from partialdup.text.resources import load_idf
-from partialdup.methods.similarity import CopyRule
-from partialdup.text.tokens import Tokenizer
-from partialdup.core.types import Document
+from partialdup.io.reader import ReadResult, read_documents
+from partialdup.methods import method_names
+
+if TYPE_CHECKING:
+    from partialdup.pipeline.detector import Detection, Detector
+
+# The pipeline, the evaluation and the tokenizer (jieba, NLTK, SciPy) are
+# imported inside the commands that need them, so that `--help` and a bad
+# option answer at once.
 
 __all__ = ["main"]
 
@@ -40,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(args.run(args) or EXIT_OK)
         sys.stdout.flush()  # inside the try: a closed pipe is reported here
         return code
-    except (InputError, IdfFormatError, PanFormatError) as error:
+    except PartialdupError as error:
         print(f"partialdup: error: {error}", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:
@@ -78,16 +82,10 @@ def _parser() -> argparse.ArgumentParser:
 
     evaluate = commands.add_parser("eval", help="accuracy, space and time of methods on a gold set")
     evaluate.add_argument("goldset", type=Path, help="gold set folder (PAN layout + sentence_pairs.jsonl)")
-    evaluate.add_argument("--methods", nargs="+", choices=METHOD_NAMES, default=list(METHOD_NAMES), help="methods to run (default: all)")
-    evaluate.add_argument("--thresholds", nargs="+", type=float, help="tau values (default: each method's own)")
-    evaluate.add_argument("--antecedents", nargs="+", type=int, default=[DetectorConfig().antecedents], help="Low-IDF-Sig n values")
+    evaluate.add_argument("--methods", nargs="+", choices=method_names(), default=list(method_names()), help="methods to run (default: all)")
     evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object per row")
-    evaluate.add_argument("--no-refine", action="store_true", help="score whole-sentence span edges (no character-level trimming)")
-    evaluate.add_argument("--near-ratio", type=float, default=DetectorConfig().near_ratio, help="second look at near misses on characters at this rapidfuzz ratio; 0 = off")
-    evaluate.add_argument("--embedded-ratio", type=float, default=DetectorConfig().embedded_ratio, help="find sentences copied inside longer ones at this rapidfuzz partial_ratio; 0 = off")
-    evaluate.add_argument("--no-rejoin", action="store_true", help="do not match neighbouring sentences read as one across a line break")
-    evaluate.add_argument("--all-origins", action="store_true", help="keep spans that re-explain a suspicious passage already explained by a longer span")
+    add_config_options(evaluate, sweep=True)
     evaluate.set_defaults(run=_run_eval)
 
     idf = commands.add_parser("idf", help="IDF tables")
@@ -102,53 +100,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = True) -> None:
-    defaults = DetectorConfig()
     if output:
         parser.add_argument("-o", "--output", type=Path, help="write JSONL here (default: stdout)")
-    parser.add_argument("--method", choices=METHOD_NAMES, default="low-idf-sig", help="feature method (default low-idf-sig)")
+    parser.add_argument("--method", choices=method_names(), default=Config().method, help=f"fingerprint method (default {Config().method})")
     parser.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled zh + en)")
-    parser.add_argument("--antecedents", type=int, default=defaults.antecedents, help=f"n lowest-IDF tokens per table (default {defaults.antecedents})")
-    parser.add_argument("--chain", type=int, default=defaults.chain, help=f"c, tokens chained after an antecedent (default {defaults.chain})")
-    parser.add_argument("--spacing", type=int, default=defaults.spacing, help=f"d, spacing of chained tokens (default {defaults.spacing})")
-    parser.add_argument("--threshold", type=float, default=None, help="tau, minimum bag-Jaccard (default: the method's, 0.6 for low-idf-sig)")
-    parser.add_argument("--containment", type=float, default=defaults.containment, help=f"also a copy: this share of the smaller sentence's features in the larger; 0 = off (default {defaults.containment})")
-    parser.add_argument("--min-contained", type=int, default=defaults.min_contained, help=f"features the smaller sentence needs for --containment (default {defaults.min_contained})")
-    parser.add_argument("--gap", type=int, default=defaults.gap, help=f"unmatched sentences tolerated inside a span (default {defaults.gap})")
-    parser.add_argument("--max-postings", type=int, default=defaults.max_postings, help=f"ignore features in more sentences than this for candidates (default {defaults.max_postings})")
-    parser.add_argument("--min-tokens", type=int, default=defaults.min_tokens, help=f"sentences with fewer tokens are not matched on their own (default {defaults.min_tokens})")
-    parser.add_argument("--boilerplate", type=int, default=defaults.boilerplate, help=f"a sentence matching this many other documents is boilerplate and not reported; 0 = off (default {defaults.boilerplate})")
-    parser.add_argument("--no-refine", action="store_true", help="keep whole-sentence span edges (no character-level trimming)")
-    parser.add_argument("--near-ratio", type=float, default=defaults.near_ratio, help=f"a pair with bag-Jaccard in [tau/2, tau) is also a copy when its normalised letters agree at this rapidfuzz ratio; 0 = off (default {defaults.near_ratio:g})")
-    parser.add_argument("--embedded-ratio", type=float, default=defaults.embedded_ratio, help=f"a sentence copied inside a longer one (no sentence boundary between it and the host text, or quoted) is a copy when its normalised letters lie inside the longer's at this rapidfuzz partial_ratio; 0 = off (default {defaults.embedded_ratio:g})")
-    parser.add_argument("--min-shared", type=int, default=defaults.min_shared, help=f"a pair sharing fewer features is a copy only when another pair could chain with it or its characters agree; 1 = off (default {defaults.min_shared})")
-    parser.add_argument("--no-rejoin", action="store_true", help="do not also match neighbouring sentences read as one across a line break that may be a wrap")
-    parser.add_argument("--all-origins", action="store_true", help="check/pan: also report a query passage's matches with repeats in the same reference (default: one origin per passage)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
+    add_config_options(parser)
 
 
 def _detector(args: argparse.Namespace) -> Detector:
-    try:
-        config = DetectorConfig(
-            antecedents=args.antecedents,
-            chain=args.chain,
-            spacing=args.spacing,
-            threshold=args.threshold if args.threshold is not None else DetectorConfig().threshold,
-            containment=args.containment,
-            min_contained=args.min_contained,
-            gap=args.gap,
-            max_postings=args.max_postings,
-            min_tokens=args.min_tokens,
-            boilerplate=args.boilerplate,
-            refine=not args.no_refine,
-            near_ratio=args.near_ratio,
-            embedded_ratio=args.embedded_ratio,
-            min_shared=args.min_shared,
-            rejoin=not args.no_rejoin,
-            single_origin=not args.all_origins,
-        )
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    return make_detector(args.method, load_idf(args.idf), config, threshold=args.threshold)
+    config = config_from_args(args, args.method)  # ConfigError names the option (exit 2), before any work
+    from partialdup.pipeline.factory import make_detector
+    from partialdup.text.resources import load_idf
+
+    return make_detector(args.method, load_idf(args.idf), config)
 
 
 def _read(paths: Sequence[str], strict: bool) -> ReadResult:
@@ -160,7 +125,7 @@ def _read(paths: Sequence[str], strict: bool) -> ReadResult:
     return result
 
 
-def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
+def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult], config: Config) -> int:
     if args.output:
         with args.output.open("w", encoding="utf-8", newline="\n") as stream:
             count = write_jsonl(detection.spans, stream)
@@ -175,13 +140,13 @@ def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadRes
     )
     if stats.boilerplate_sentences:
         print(
-            f"partialdup: {stats.boilerplate_sentences} sentence(s) matched in {args.boilerplate} or more other "
+            f"partialdup: {stats.boilerplate_sentences} sentence(s) matched in {config.boilerplate} or more other "
             "documents were taken for boilerplate and not reported (--boilerplate 0 reports them)",
             file=sys.stderr,
         )
     if stats.frequent_features:
         print(
-            f"partialdup: {stats.frequent_features} feature(s) held by more than {args.max_postings} sentences "
+            f"partialdup: {stats.frequent_features} feature(s) held by more than {config.max_postings} sentences "
             f"were not used to find candidates ({stats.skipped_postings} postings skipped; raise --max-postings to use them)",
             file=sys.stderr,
         )
@@ -189,68 +154,46 @@ def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadRes
 
 
 def _run_detect(args: argparse.Namespace) -> int:
+    detector = _detector(args)
     read = _read(args.paths, args.strict)
-    return _emit(_detector(args).detect(read.documents), args, [read])
+    return _emit(detector.detect(read.documents), args, [read], detector.config)
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    detector = _detector(args)
     queries = _read(args.queries, args.strict)
     references = _read(args.against, args.strict)
-    return _emit(_detector(args).check(queries.documents, references.documents), args, [queries, references])
+    return _emit(detector.check(queries.documents, references.documents), args, [queries, references], detector.config)
 
 
 def _run_pan(args: argparse.Namespace) -> int:
-    pairs = read_pairs(args.pairs)
-    detector = _detector(args)
-    # Every source is indexed once and every suspicious document queried once;
-    # only the listed pairs are reported. Seeing the whole collection is also
-    # what lets boilerplate (sentences in many sources) be recognised.
-    sources = [detector.features(Document(name, read_text(args.src_dir / name))) for name in sorted({src for _, src in pairs})]
-    suspicious = [detector.features(Document(name, read_text(args.susp_dir / name))) for name in sorted({susp for susp, _ in pairs})]
-    found = detector.check_against(suspicious, sources, detector.build_index(sources), only_pairs=set(pairs))
-    by_pair: dict[tuple[str, str], list] = {pair: [] for pair in pairs}
-    for span in found.spans:
-        by_pair[(span.a, span.b)].append(span_detection(span))
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    for (susp, src), detections in by_pair.items():
-        write_detections(args.out_dir / detection_filename(susp, src), susp, src, detections)
-    print(f"partialdup: {len(pairs)} pairs, {len(found.spans)} detections written to {args.out_dir}", file=sys.stderr)
+    from partialdup.eval.pan import run_pan
+
+    run = run_pan(_detector(args), args.pairs, args.src_dir, args.susp_dir, args.out_dir)
+    print(f"partialdup: {run.pairs} pairs, {run.detections} detections written to {args.out_dir}", file=sys.stderr)
     return EXIT_OK
 
 
 def _run_eval(args: argparse.Namespace) -> int:
-    try:  # bad options fail before any work
-        configs = {
-            n: DetectorConfig(antecedents=n, refine=not args.no_refine, near_ratio=args.near_ratio, embedded_ratio=args.embedded_ratio,
-                              rejoin=not args.no_rejoin, single_origin=not args.all_origins)
-            for n in {*args.antecedents, DetectorConfig().antecedents}
-        }
-        for threshold in args.thresholds or []:
-            CopyRule(threshold)
-    except ValueError as error:
-        raise InputError(str(error)) from None
+    from partialdup.eval.goldset import evaluate_settings, load_goldset, settings_grid
+    from partialdup.text.resources import load_idf
+
+    base, sweeps = sweeps_from_args(args)  # bad options fail before any work
+    settings = settings_grid(args.methods, sweeps, base)
     gold = load_goldset(args.goldset)
-    idf = load_idf(args.idf)
-    shared = make_detector("low-idf-sig", idf)
-    tokenized = tokenize_goldset(gold, shared)
+    tokenized, rows = evaluate_settings(gold, settings, load_idf(args.idf))
     print(f"partialdup: {len(gold.pairs)} pairs, {len(gold.cases)} cases, {len(gold.sentence_pairs)} gold sentence pairs; "
           f"sentences and tokens in {tokenized.seconds:.2f}s", file=sys.stderr)
     if not args.json:
         print(f"{'method':14} {'params':8} {'tau':>5} {'P':>6} {'R':>6} {'F1':>6} {'plagdet':>7} {'gran':>5} "
               f"{'features':>9} {'bytes':>10} {'index s':>8} {'compare s':>9} {'search s':>8}")
-    for method in args.methods:
-        for n in args.antecedents if method == "low-idf-sig" else [DetectorConfig().antecedents]:
-            for threshold in args.thresholds or [None]:
-                detector = make_detector(method, idf, configs[n], threshold=threshold,
-                                         tokenizer=shared.tokenizer, splitter=shared.splitter)
-                params = f"n={n}" if method == "low-idf-sig" else ""
-                row = evaluate_method(gold, tokenized, detector, method=method, params=params)
-                if args.json:
-                    print(json.dumps(row.as_json(), ensure_ascii=False), flush=True)
-                else:
-                    print(f"{row.method:14} {row.params:8} {row.threshold:5.2f} {row.precision:6.3f} {row.recall:6.3f} "
-                          f"{row.f1:6.3f} {row.plagdet:7.3f} {row.granularity:5.2f} {row.features:9d} "
-                          f"{row.index_bytes:10d} {row.index_seconds:8.3f} {row.compare_seconds:9.3f} {row.search_seconds:8.3f}", flush=True)
+    for row in rows:
+        if args.json:
+            print(json.dumps(row.as_json(), ensure_ascii=False), flush=True)
+        else:
+            print(f"{row.method:14} {row.params:8} {row.threshold:5.2f} {row.precision:6.3f} {row.recall:6.3f} "
+                  f"{row.f1:6.3f} {row.plagdet:7.3f} {row.granularity:5.2f} {row.features:9d} "
+                  f"{row.index_bytes:10d} {row.index_seconds:8.3f} {row.compare_seconds:9.3f} {row.search_seconds:8.3f}", flush=True)
     return EXIT_OK
 
 
@@ -258,6 +201,9 @@ def _run_idf_build(args: argparse.Namespace) -> int:
     read = _read(args.paths, args.strict)
     if not read.documents:
         raise InputError("no documents to build an IDF table from")
+    from partialdup.text.idf import build_idf
+    from partialdup.text.tokens import Tokenizer
+
     tokenizer = Tokenizer()
     table = build_idf((tokenizer.words(d.text) for d in read.documents), min_df=args.min_df)
     sources = ", ".join(args.paths)

@@ -21,6 +21,7 @@ __all__ = [
     "SentencePair",
     "Span",
     "RunStats",
+    "Case",
 ]
 
 #: A sentence's bag of features: stable 64-bit feature hash -> multiplicity.
@@ -172,7 +173,7 @@ class RunStats:
             bound and were not used to generate candidates.
         skipped_postings: Postings not visited because of that bound.
         boilerplate_sentences: Sentences matched in too many documents to
-            report (see ``DetectorConfig.boilerplate``).
+            report (see ``Config.boilerplate``).
     """
 
     documents: int = 0
@@ -181,3 +182,43 @@ class RunStats:
     frequent_features: int = 0
     skipped_postings: int = 0
     boilerplate_sentences: int = 0
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Case:
+    """A plagiarism case (gold) or a detection (system output), PAN style.
+
+    Attributes:
+        susp_doc: Reference (file name) of the suspicious document.
+        this_offset: Character offset of the passage in the suspicious document.
+        this_length: Length of that passage, in characters.
+        src_doc: Reference (file name) of the source document.
+        source_offset: Character offset of the passage in the source document.
+        source_length: Length of that passage, in characters.
+        obfuscation: The case's obfuscation label from the gold XML (e.g.
+            ``"none"``, ``"random"``), or ``""`` when absent (detections).
+    """
+
+    susp_doc: str
+    this_offset: int
+    this_length: int
+    src_doc: str
+    source_offset: int
+    source_length: int
+    obfuscation: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("this_offset", "this_length", "source_offset", "source_length"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"Case.{name} must be a non-negative int, got {value!r}")
+
+    @property
+    def this_end(self) -> int:
+        """Offset one past the passage's last character in the suspicious document."""
+        return self.this_offset + self.this_length
+
+    @property
+    def source_end(self) -> int:
+        """Offset one past the passage's last character in the source document."""
+        return self.source_offset + self.source_length

@@ -18,21 +18,37 @@ plus 6 bytes per posting (4-byte sentence number, 2-byte multiplicity).
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+from partialdup.core.config import Config
+from partialdup.methods.base import method_spec
 from partialdup.pipeline.detector import Detector
-from partialdup.methods.low_idf_sig import FeatureExtractor
-from partialdup.eval.metrics import Case, PairRange, pair_score, pan_score
+from partialdup.pipeline.factory import make_detector
+from partialdup.text.idf import IdfTable
+from partialdup.core.errors import InputError
+from partialdup.core.types import Case
+from partialdup.eval.metrics import PairRange, pair_score, pan_score
 from partialdup.io.pan import read_features, read_pairs, detection_filename, span_detection
-from partialdup.io.reader import InputError, read_text
+from partialdup.io.reader import read_text
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.core.types import Document, Span, TokenizedDocument
 
-__all__ = ["GoldSet", "EvalRow", "load_goldset", "tokenize_goldset", "evaluate_method", "index_bytes", "with_extractor"]
+__all__ = [
+    "GoldSet",
+    "EvalRow",
+    "Setting",
+    "load_goldset",
+    "tokenize_goldset",
+    "evaluate_method",
+    "evaluate_settings",
+    "settings_grid",
+    "index_bytes",
+]
 
 
 @dataclass(frozen=True)
@@ -214,23 +230,62 @@ def _predicted_pairs(spans: Sequence[Span], sources: Sequence, suspicious: Seque
     return predicted
 
 
-def with_extractor(detector: Detector, extractor: FeatureExtractor, threshold: float) -> Detector:
-    """A detector sharing ``detector``'s tokenizer and splitter, with other features."""
-    return Detector(
-        extractor,
-        threshold=threshold,
-        containment=detector.rule.containment,
-        min_contained=detector.rule.min_contained,
-        gap=detector.gap,
-        max_postings=detector.max_postings,
-        min_tokens=detector.min_tokens,
-        boilerplate=detector.boilerplate,
-        refine=detector.refine,
-        near_ratio=detector.near_ratio,
-        embedded_ratio=detector.embedded_ratio,
-        min_shared=detector.min_shared,
-        rejoin=detector.rejoin,
-        single_origin=detector.single_origin,
-        tokenizer=detector.tokenizer,
-        splitter=detector.splitter,
-    )
+@dataclass(frozen=True)
+class Setting:
+    """One row of an evaluation: a method with its configuration.
+
+    Attributes:
+        method: The registered method name.
+        config: Every parameter.
+        params: The row's parameter description (``n=10`` for Low-IDF-Sig,
+            plus every parameter that was swept).
+    """
+
+    method: str
+    config: Config
+    params: str
+
+
+def settings_grid(methods: Sequence[str], sweeps: Mapping[str, Sequence[object]], base: Config = Config()) -> list[Setting]:
+    """Every combination of the swept values, per method.
+
+    Args:
+        methods: Registered method names, in the order of the rows.
+        sweeps: Parameter (dotted for a method's own: ``low_idf_sig.antecedents``)
+            -> the values to try. A method's own parameters are swept only for
+            the methods they belong to; everything else for all.
+        base: The parameters not swept.
+
+    Raises:
+        ConfigError: A method or parameter is unknown, or a value out of range
+            (before any work is done).
+    """
+    settings = []
+    for method in methods:
+        group = method_spec(method).params_field
+        own = {name: values for name, values in sweeps.items() if "." not in name or name.startswith(group + ".")}
+        names = list(own)
+        for values in itertools.product(*(own[name] for name in names)):
+            config = base.changed({"method": method, **dict(zip(names, values))})
+            described = [name for name, swept in own.items() if len(swept) > 1 and name != "threshold"]
+            if group == "low_idf_sig" and "low_idf_sig.antecedents" not in described:
+                described.insert(0, "low_idf_sig.antecedents")
+            settings.append(Setting(method, config, config.describe(described).replace("antecedents=", "n=")))
+    return settings
+
+
+def evaluate_settings(gold: GoldSet, settings: Sequence[Setting], idf: IdfTable) -> tuple[TokenizedGoldSet, Iterator[EvalRow]]:
+    """Tokenize the gold set once, then score each setting (lazily, row by row).
+
+    Returns:
+        The tokenized gold set (its ``seconds`` is known at once) and the rows.
+    """
+    shared = make_detector(None, idf, settings[0].config if settings else Config())
+    tokenized = tokenize_goldset(gold, shared)
+
+    def rows() -> Iterator[EvalRow]:
+        for setting in settings:
+            detector = make_detector(setting.method, idf, setting.config, tokenizer=shared.tokenizer, splitter=shared.splitter)
+            yield evaluate_method(gold, tokenized, detector, method=setting.method, params=setting.params)
+
+    return tokenized, rows()

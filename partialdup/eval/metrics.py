@@ -22,8 +22,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from partialdup.core.types import Case
+
 __all__ = [
-    "Case",
     "PanScore",
     "pan_score",
     "plagdet",
@@ -37,46 +38,6 @@ __all__ = [
 # --------------------------------------------------------------------------
 # PAN character-level measures
 # --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Case:
-    """A plagiarism case (gold) or a detection (system output), PAN style.
-
-    Attributes:
-        susp_doc: Reference (file name) of the suspicious document.
-        this_offset: Character offset of the passage in the suspicious document.
-        this_length: Length of that passage, in characters.
-        src_doc: Reference (file name) of the source document.
-        source_offset: Character offset of the passage in the source document.
-        source_length: Length of that passage, in characters.
-        obfuscation: The case's obfuscation label from the gold XML (e.g.
-            ``"none"``, ``"random"``), or ``""`` when absent (detections).
-    """
-
-    susp_doc: str
-    this_offset: int
-    this_length: int
-    src_doc: str
-    source_offset: int
-    source_length: int
-    obfuscation: str = ""
-
-    def __post_init__(self) -> None:
-        for name in ("this_offset", "this_length", "source_offset", "source_length"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ValueError(f"Case.{name} must be a non-negative int, got {value!r}")
-
-    @property
-    def this_end(self) -> int:
-        """Offset one past the passage's last character in the suspicious document."""
-        return self.this_offset + self.this_length
-
-    @property
-    def source_end(self) -> int:
-        """Offset one past the passage's last character in the source document."""
-        return self.source_offset + self.source_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,13 +340,4 @@ def _pair_matches(gold: Sequence[PairRange], predicted: Sequence[PairRange]) -> 
             if ranges_match(pair, gold[g_index]):
                 pred_matched[p_index] = True
                 gold_matched[g_index] = True
-    return pred_matched, gold_matched
-
-
-def _pair_matches_reference(
-    gold: Sequence[PairRange], predicted: Sequence[PairRange]
-) -> tuple[list[bool], list[bool]]:
-    """Plain all-pairs version of :func:`_pair_matches`, kept only to test it."""
-    pred_matched = [any(ranges_match(p, g) for g in gold) for p in predicted]
-    gold_matched = [any(ranges_match(p, g) for p in predicted) for g in gold]
     return pred_matched, gold_matched

@@ -1,6 +1,6 @@
 """Vectorised sentence-pair search: the inverted index as a sparse matrix.
 
-:meth:`partialdup.index.inverted.FeatureIndex.query` is the plain reference, one
+:func:`partialdup.index.plain.plain_query` is the plain reference, one
 Python loop per query sentence; on a corpus it spends most of its time on
 per-query overhead. :class:`SparseIndex` finds exactly the same matches for a
 whole block of queries with one sparse matrix product (scipy's compiled

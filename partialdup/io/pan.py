@@ -19,11 +19,10 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Iterable
 
-from partialdup.eval.metrics import Case
-from partialdup.core.types import Span
+from partialdup.core.errors import PanFormatError
+from partialdup.core.types import Case, Span
 
 __all__ = [
-    "PanFormatError",
     "Detection",
     "read_pairs",
     "write_detections",
@@ -37,10 +36,6 @@ __all__ = [
 Detection = tuple[int, int, int, int]
 
 _OFFSET_ATTRIBUTES = ("this_offset", "this_length", "source_offset", "source_length")
-
-
-class PanFormatError(ValueError):
-    """A PAN input file is malformed; the message names the file (and line)."""
 
 
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:

@@ -13,16 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from partialdup.core.errors import InputError
 from partialdup.core.types import Document
 
-__all__ = ["InputError", "ReadResult", "read_documents", "read_text", "decode_text"]
+__all__ = ["ReadResult", "read_documents", "read_text", "decode_text"]
 
 TEXT_SUFFIXES = (".txt",)
 JSONL_SUFFIXES = (".jsonl",)
-
-
-class InputError(Exception):
-    """Bad input from the user; ``str(error)`` is a one-line message naming the file."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ or 1/3 while the two sentences are the same but for that character. A pair
 the inverted index found (the sentences share features) whose bag-Jaccard
 lies below τ but at least at τ / 2 is compared once more on its normalised
 letters and digits, and is a copy when their rapidfuzz ``ratio`` reaches
-:data:`DEFAULT_MIN_RATIO`. Candidates still come only from the index; only
+:attr:`~partialdup.core.config.Config.near_ratio`. Candidates still come only from the index; only
 pairs with both texts known are looked at.
 
 The same look finds *embedded* copies: a sentence copied into another
@@ -17,7 +17,8 @@ sentence without a space) or quoted inside a longer sentence. Their bags
 differ by the host's features and by the chains across the junction, so
 bag-Jaccard is low, but most of the shorter bag lies in the longer. Such a
 pair is a copy when the shorter sentence's letters lie inside the longer
-one's at rapidfuzz ``partial_ratio`` :data:`DEFAULT_MIN_INSIDE`, the shorter
+one's at rapidfuzz ``partial_ratio``
+:attr:`~partialdup.core.config.Config.embedded_ratio`, the shorter
 sentence is long enough to be evidence (:data:`MIN_EMBEDDED_LETTERS` letters
 and :data:`MIN_EMBEDDED_TOKENS` tokens) and not a numbered heading (inside a
 sentence a heading is a cross-reference: "see Section 9.2.1.4, “Creating
@@ -47,26 +48,11 @@ from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from partialdup.core.types import DocumentFeatures, Sentence
 
 __all__ = [
-    "DEFAULT_MIN_RATIO",
-    "DEFAULT_MIN_INSIDE",
     "EMBEDDED_CONTAINMENT",
     "EMBEDDED_MIN_FEATURES",
     "NearMissCheck",
     "SentenceLetters",
 ]
-
-#: Least rapidfuzz ratio (0-100) of the two sentences' normalised letters and
-#: digits. One character deleted or doubled in ten gives 95, one replaced 90,
-#: a two-character word replaced in twenty 90; two template sentences that
-#: differ in what they are about ("显示版本信息并退出" / "显示帮助信息并退出")
-#: give 78.
-DEFAULT_MIN_RATIO = 90.0
-
-#: Least rapidfuzz ``partial_ratio`` (0-100) of the shorter sentence's letters
-#: inside the longer's for an embedded copy: the best window of the longer
-#: text may differ from the shorter in one character in twenty. Stricter than
-#: :data:`DEFAULT_MIN_RATIO`, since the window is chosen to fit.
-DEFAULT_MIN_INSIDE = 95.0
 
 #: An embedded copy's shorter sentence has at least this many letters and
 #: digits (about four English words, or a Chinese clause) ...
@@ -127,7 +113,7 @@ class NearMissCheck:
             0 turns that check off.
     """
 
-    def __init__(self, normalise: Normaliser, min_ratio: float = DEFAULT_MIN_RATIO, min_inside: float = 0.0) -> None:
+    def __init__(self, normalise: Normaliser, min_ratio: float, min_inside: float = 0.0) -> None:
         if not (0.0 <= min_ratio <= 100.0 and 0.0 <= min_inside <= 100.0) or not (min_ratio or min_inside):
             raise ValueError("min_ratio and min_inside must lie in [0, 100], and one be above 0")
         self.normalise = normalise

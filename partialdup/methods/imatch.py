@@ -13,15 +13,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from partialdup.core.config import IMatchParams
+from partialdup.core.hashing import SEPARATOR
+from partialdup.methods.base import MethodSpec, register
+from partialdup.methods.similarity import BagMethod
 from partialdup.text.idf import IdfTable
 
 __all__ = ["IMatch"]
 
-_SEPARATOR = "\x1f"  # cannot occur inside a token: tokens never hold control chars
 
 
 @dataclass(frozen=True, slots=True)
-class IMatch:
+class IMatch(BagMethod):
     """Feature extractor: one SHA-1 digest of a sentence's filtered tokens.
 
     A token is kept when its normalised IDF ``nidf = (idf - min_idf) /
@@ -79,5 +82,12 @@ class IMatch:
         kept = self.kept_tokens(tokens)
         if not kept:
             return Counter()
-        digest = hashlib.sha1(_SEPARATOR.join(kept).encode("utf-8")).digest()
+        digest = hashlib.sha1(SEPARATOR.join(kept).encode("utf-8")).digest()
         return Counter({int.from_bytes(digest[:8], "big"): 1})
+
+
+def _build(params: IMatchParams, idf: IdfTable) -> IMatch:
+    return IMatch(idf, params.low, params.high)
+
+
+register(MethodSpec("i-match", "i_match", _build, summary="one SHA-1 digest of the mid-IDF tokens; equal digests only"))

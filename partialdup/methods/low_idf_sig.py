@@ -1,61 +1,24 @@
-"""Features: turn a sentence's tokens into a bag of stable 64-bit hashes.
+"""Low-IDF-Sig: a sentence's bag of chains started at its lowest-IDF tokens.
 
-Every method (Low-IDF-Sig here; k-Shingle, I-Match, SpotSig in their own
-modules) implements :class:`FeatureExtractor`, so the index, the bag-Jaccard
-verification and sequence matching are shared by all of them.
+The method of the paper this project implements; the default. Like every
+bag method it implements :class:`partialdup.methods.base.Method`, so the
+index, the bag-Jaccard verification and sequence matching are shared.
 """
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from typing import Collection, Protocol, Sequence
+from typing import Collection, Sequence
 
-__all__ = [
-    "FeatureExtractor",
-    "LowIdfSig",
-    "stable_hash",
-    "low_idf_sig_features",
-    "DEFAULT_SKIP_WORDS",
-]
+from partialdup.core.config import DEFAULT_SKIP_WORDS, LowIdfSigParams
+from partialdup.core.hashing import stable_hash
+from partialdup.methods.base import MethodSpec, register
+from partialdup.methods.similarity import BagMethod
+from partialdup.text.idf import IdfTable
 
-# Only articles: prepositions carry meaning in a chain ("from"/"to"), and the
-# Chinese structural particles are themselves low-IDF antecedents. On the gold
-# set no skip set (none, articles, + prepositions, + 的/了) changed F1 by more
-# than 0.001 (see README, "Parameters"), so the smallest useful one is kept.
-DEFAULT_SKIP_WORDS: frozenset[str] = frozenset({"a", "an", "the"})
-
-_SEPARATOR = "\x1f"  # cannot occur inside a token: tokens never hold control chars
-
-
-def stable_hash(parts: Sequence[str]) -> int:
-    """Hash a feature's tokens to an unsigned 64-bit integer.
-
-    Stable across processes and machines (BLAKE2b), unlike the salted ``hash()``.
-
-    Args:
-        parts: The feature's tokens in order.
-
-    Returns:
-        An integer in ``[0, 2**64)``.
-    """
-    digest = hashlib.blake2b(_SEPARATOR.join(parts).encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-class FeatureExtractor(Protocol):
-    """Turns one sentence's normalised tokens into its bag of features."""
-
-    @property
-    def name(self) -> str:
-        """The method's name (``"low-idf-sig"``, ``"3-shingle"``, ...)."""
-        ...
-
-    def bag(self, tokens: Sequence[str]) -> Counter[int]:
-        """Return the sentence's bag: feature hash -> multiplicity."""
-        ...
+__all__ = ["LowIdfSig", "low_idf_sig_features"]
 
 
 def low_idf_sig_features(
@@ -101,7 +64,7 @@ def low_idf_sig_features(
 
 
 @dataclass(frozen=True, slots=True)
-class LowIdfSig:
+class LowIdfSig(BagMethod):
     """The Low-IDF-Sig feature extractor.
 
     Attributes:
@@ -122,3 +85,10 @@ class LowIdfSig:
             tokens, self.antecedents, chain=self.chain, spacing=self.spacing, skip_words=self.skip_words
         )
         return Counter(stable_hash(f) for f in feats)
+
+
+def _build(params: LowIdfSigParams, idf: IdfTable) -> LowIdfSig:
+    return LowIdfSig(idf.lowest(params.antecedents), params.chain, params.spacing, params.skip_words)
+
+
+register(MethodSpec("low-idf-sig", "low_idf_sig", _build, summary="chains of c tokens after the n lowest-IDF tokens (the default)"))

@@ -6,7 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from partialdup.methods.low_idf_sig import stable_hash
+from partialdup.core.config import ShingleParams
+from partialdup.core.hashing import stable_hash
+from partialdup.methods.base import MethodSpec, register
+from partialdup.methods.similarity import BagMethod
 
 __all__ = ["KShingle", "shingles"]
 
@@ -32,7 +35,7 @@ def shingles(tokens: Sequence[str], k: int) -> list[tuple[str, ...]]:
 
 
 @dataclass(frozen=True, slots=True)
-class KShingle:
+class KShingle(BagMethod):
     """Feature extractor: hashed word k-shingles.
 
     Attributes:
@@ -54,3 +57,11 @@ class KShingle:
             tokens: The sentence's normalised tokens.
         """
         return Counter(stable_hash(shingle) for shingle in shingles(tokens, self.k))
+
+
+def _build(params: ShingleParams, idf: object) -> KShingle:
+    return KShingle(params.k)
+
+
+for _k in (3, 4, 5):
+    register(MethodSpec(f"{_k}-shingle", "shingle", _build, preset={"k": _k}, summary=f"word {_k}-grams"))

@@ -9,10 +9,12 @@ check they agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from partialdup.core.types import Bag
 
 __all__ = [
+    "BagMethod",
     "CopyRule",
     "bag_containment",
     "bag_jaccard",
@@ -122,3 +124,18 @@ class CopyRule:
             and smaller >= self.min_contained
             and shared / smaller >= self.containment
         )
+
+
+class BagMethod:
+    """Mixin of the methods whose fingerprint is a bag of features.
+
+    They are compared by bag-Jaccard and searched through the inverted
+    feature index (see :class:`partialdup.methods.base.Method`).
+    """
+
+    __slots__ = ()
+    search_kind: ClassVar[str] = "bag"
+
+    def similarity(self, first: Bag, second: Bag) -> float:
+        """Bag-Jaccard of two bags (Σmin / Σmax)."""
+        return bag_jaccard(first, second)

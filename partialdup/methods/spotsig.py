@@ -14,7 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Collection, Sequence
 
-from partialdup.methods.low_idf_sig import stable_hash
+from partialdup.core.config import SpotSigParams
+from partialdup.core.hashing import stable_hash
+from partialdup.methods.base import MethodSpec, register
+from partialdup.methods.similarity import BagMethod
 
 __all__ = [
     "SpotSig",
@@ -152,7 +155,7 @@ def spotsig_chains(
 
 
 @dataclass(frozen=True, slots=True)
-class SpotSig:
+class SpotSig(BagMethod):
     """Feature extractor: hashed SpotSig chains (antecedent not hashed).
 
     Attributes:
@@ -182,3 +185,11 @@ class SpotSig:
         """
         chains = spotsig_chains(tokens, self.stopwords, chain=self.chain, spacing=self.spacing)
         return Counter(stable_hash(c) for c in chains)
+
+
+def _build(params: SpotSigParams, idf: object) -> SpotSig:
+    return SpotSig(SPOTSIG_FULL if params.stopwords == "full" else SPOTSIG_SMALL, params.chain, params.spacing)
+
+
+register(MethodSpec("spotsig", "spotsig", _build, preset={"stopwords": "full"}, summary="chains after ~365 stopwords"))
+register(MethodSpec("spotsig-small", "spotsig", _build, preset={"stopwords": "small"}, summary="chains after the SpotSigs paper's ~24 stopwords"))

@@ -2,9 +2,13 @@
 
 :class:`Detector` strings the stages together (sentences -> tokens -> features
 -> index -> sentence pairs -> spans -> refined edges -> one origin per query
-passage). It does no I/O: reading files and writing
-JSONL live in :mod:`partialdup.io.reader` and :mod:`partialdup.io.jsonl`, so other
-engines and front ends can wrap it.
+passage). It does no I/O: reading files and writing JSONL live in
+:mod:`partialdup.io`, so other engines and front ends can wrap it.
+
+``detect`` and ``check`` differ only in their look-ups (every document
+against every other, or queries against a reference index); both hand them,
+in one shape (:class:`_Lookups`), to one tail that makes sentence pairs,
+spans, refined edges and the run's statistics.
 """
 
 from __future__ import annotations
@@ -13,117 +17,26 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Callable, Collection, Iterable, Iterator, Sequence, TypeVar, Union
 
-from partialdup.methods.low_idf_sig import DEFAULT_SKIP_WORDS, FeatureExtractor
+from partialdup.core.config import Config
+from partialdup.core.types import Document, DocumentFeatures, RunStats, Sentence, SentencePair, Span, TokenizedDocument
 from partialdup.index.inverted import FeatureIndex, IndexedSentence
-from partialdup.match.spans import matchable_ranks, spans_for_documents
+from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident, rejoined_hits, rows_by_documents
 from partialdup.match.refine import refine_spans
-from partialdup.text.sentences import SentenceSplitter, rejoinable
+from partialdup.match.spans import matchable_ranks, spans_for_documents
+from partialdup.match.verify import EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
+from partialdup.methods.base import Method, resolved_threshold
 from partialdup.methods.similarity import CopyRule
-from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
+from partialdup.text.sentences import SentenceSplitter, rejoinable
 from partialdup.text.tokens import Tokenizer
-from partialdup.core.types import Document, DocumentFeatures, RunStats, Sentence, SentencePair, Span, TokenizedDocument
-from partialdup.match.verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
 
-__all__ = ["Detector", "DetectorConfig", "Detection", "AnyDocument"]
+__all__ = ["Detector", "Detection", "AnyDocument"]
 
 T = TypeVar("T")
 
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
-
-
-@dataclass(frozen=True)
-class DetectorConfig:
-    """Parameters of the default (Low-IDF-Sig) detector.
-
-    Attributes:
-        antecedents: n, the number of lowest-IDF tokens of each language's IDF
-            table that start features.
-        chain: c, tokens chained after an antecedent.
-        spacing: d, distance between chained tokens.
-        threshold: tau, the bag-Jaccard at or above which two sentences are
-            copies.
-        containment: Two sentences are also copies when this share of the
-            smaller one's features lies in the larger (their boundaries
-            differ: a verse copied out of a longer sentence, a heading pasted
-            in front of another sentence); 0 turns the rule off.
-        min_contained: The smaller sentence needs at least this many features
-            for the containment rule.
-        gap: Unmatched sentences tolerated inside one span, on either side.
-        max_postings: Features held by more sentences are not used to find
-            candidates (reported in the run's statistics).
-        max_sentence_chars: A run of text without a terminator is cut into
-            sentences of at most this many characters.
-        min_tokens: Sentences with fewer tokens are not matched on their own
-            (a heading such as "描述" or "See also" recurs everywhere); they
-            can still lie inside a span, between matched sentences.
-        boilerplate: A sentence that matches sentences of this many other
-            documents or more is boilerplate (a licence line, a man-page
-            footer) and none of its pairs is reported; 0 turns this off (for
-            quote detection, where a quote recurring everywhere is the point).
-        skip_words: Tokens passed over inside chains.
-        refine: Trim span edges to the aligned characters where the text is
-            known (see :mod:`partialdup.match.refine`).
-        near_ratio: A pair the index finds with bag-Jaccard below τ but at
-            least τ / 2 is also a copy when the two sentences' normalised
-            letters and digits agree at this rapidfuzz ratio (0-100; see
-            :mod:`partialdup.match.verify`); 0 turns the second look off.
-        embedded_ratio: A pair the index finds with half of the smaller bag
-            in the larger is also a copy when the shorter sentence's letters
-            lie inside the longer's at this rapidfuzz partial_ratio (0-100):
-            a sentence copied into another without a sentence boundary, or
-            quoted inside it (see :mod:`partialdup.match.verify`); 0 turns it off.
-        min_shared: A pair that shares fewer features than this (one or two
-            chains, which different sentences share by chance: 你也可以使用…)
-            is a copy only when another pair of the two documents could
-            chain with it, or its characters agree: whole at ``near_ratio``,
-            or the shorter inside the longer at ``embedded_ratio`` (with both
-            off, it is not checked). A rejoined pair of sentences needs this
-            many shared features outright. 1 turns both off.
-        rejoin: Also match two neighbouring sentences read as one where a
-            line break may have cut a sentence in two (see
-            :func:`partialdup.text.sentences.rejoinable`); such a pair of sentences
-            is a copy of one sentence by bag-Jaccard only.
-        single_origin: In ``check`` (A = query), a query passage has one
-            origin per reference document: a span whose query side lies
-            mostly inside longer spans of the same pair is dropped (see
-            :mod:`partialdup.match.origin`). ``detect`` has no query side and keeps
-            every span.
-    """
-
-    antecedents: int = 10
-    chain: int = 2
-    spacing: int = 1
-    threshold: float = 0.6
-    containment: float = 0.8
-    min_contained: int = 3
-    gap: int = 3
-    max_postings: int = 2000
-    max_sentence_chars: int = 1000
-    min_tokens: int = 3
-    boilerplate: int = 3
-    skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
-    refine: bool = True
-    near_ratio: float = DEFAULT_MIN_RATIO
-    embedded_ratio: float = DEFAULT_MIN_INSIDE
-    min_shared: int = 3
-    rejoin: bool = True
-    single_origin: bool = True
-
-    def __post_init__(self) -> None:
-        if self.antecedents < 0 or self.chain < 0 or self.spacing < 1 or self.gap < 0:
-            raise ValueError("antecedents, chain and gap must be >= 0 and spacing >= 1")
-        CopyRule(self.threshold, self.containment, self.min_contained)  # raises ValueError if out of range
-        if self.boilerplate < 0:
-            raise ValueError("boilerplate must be >= 0 (0 turns it off)")
-        if not 0.0 <= self.near_ratio <= 100.0:
-            raise ValueError("near_ratio must lie in [0, 100] (0 turns it off)")
-        if not 0.0 <= self.embedded_ratio <= 100.0:
-            raise ValueError("embedded_ratio must lie in [0, 100] (0 turns it off)")
-        if self.max_postings < 1 or self.max_sentence_chars < 1 or self.min_tokens < 1 or self.min_shared < 1:
-            raise ValueError("max_postings, max_sentence_chars, min_tokens and min_shared must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -139,84 +52,71 @@ class Detection:
     stats: RunStats = field(default_factory=RunStats)
 
 
+@dataclass(frozen=True)
+class _Lookups:
+    """What the index look-ups found, in the one shape ``detect`` and ``check`` share.
+
+    Attributes:
+        whole: (A sentence, B sentence, score, weak) of the whole-sentence
+            matches that are not boilerplate.
+        near: (A sentence, B sentence, score) of the near misses, for the
+            character checks (empty when they are off).
+        rejoined: (the two rejoined sentences, the other sentence, score,
+            whether the rejoined ones are on the first side) of the matches
+            of rejoined sentences.
+        a_boilerplate: Boilerplate sentences of the A side.
+        b_boilerplate: Boilerplate sentences of the B side (the same set in
+            ``detect``).
+        searches: The raw searches, for the run's statistics.
+    """
+
+    whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
+    near: list[tuple[SentenceKey, SentenceKey, float]]
+    rejoined: list[tuple[tuple[SentenceKey, SentenceKey], SentenceKey, float, bool]]
+    a_boilerplate: set[SentenceKey]
+    b_boilerplate: set[SentenceKey]
+    searches: tuple[PairMatches, ...]
+
+
 class Detector:
     """Finds passages copied between documents.
 
     Args:
-        extractor: Turns tokens into a bag of features (any
-            :class:`FeatureExtractor`; :func:`partialdup.methods.make_detector`
-            builds the named methods, Low-IDF-Sig by default).
-        threshold: Minimum bag-Jaccard of a copied sentence pair.
-        containment: Minimum share of the smaller sentence's features found
-            in the larger for the containment rule (0: off).
-        min_contained: Features the smaller sentence needs for that rule.
-        gap: Unmatched sentences tolerated inside one span.
-        max_postings: Bound on a feature's posting list used for candidates.
-        min_tokens: Sentences with fewer tokens are not looked up on their
-            own; inside a span they are still paired with their copies.
-        boilerplate: Sentences matching this many other documents are not
-            reported (0: off).
-        refine: Trim span edges to the aligned characters (documents whose
-            text is known: given as :class:`Document`, or tokenized from one).
-        near_ratio: Near misses (bag-Jaccard in [τ / 2, τ)) are copies when
-            their normalised letters agree at this rapidfuzz ratio; 0: off.
-        embedded_ratio: Pairs with half of the smaller bag in the larger are
-            copies when the shorter's letters lie inside the longer's at
-            this rapidfuzz partial_ratio; 0: off.
-        min_shared: Pairs sharing fewer features need a neighbouring pair or
-            agreeing characters (1: off).
-        rejoin: Also match neighbouring sentences read as one across a line
-            break that may be a wrap.
-        single_origin: In :meth:`check`, drop spans whose query side is
-            mostly explained by longer spans of the same document pair.
+        method: Turns a sentence's tokens into its fingerprint (any
+            :class:`~partialdup.methods.base.Method`;
+            :func:`partialdup.pipeline.factory.make_detector` builds the
+            registered ones by name).
+        config: Every parameter of the run (see
+            :class:`~partialdup.core.config.Config`); its ``threshold``, when
+            None, is the default of the method ``config.method`` names.
         tokenizer: Shared tokenizer (holds jieba); one is made when None.
         splitter: Shared sentence splitter; one is made when None.
     """
 
     def __init__(
         self,
-        extractor: FeatureExtractor,
+        method: Method,
+        config: Config = Config(),
         *,
-        threshold: float = 0.6,
-        containment: float = 0.8,
-        min_contained: int = 3,
-        gap: int = 3,
-        max_postings: int = 2000,
-        min_tokens: int = 3,
-        boilerplate: int = 3,
-        refine: bool = True,
-        near_ratio: float = DEFAULT_MIN_RATIO,
-        embedded_ratio: float = DEFAULT_MIN_INSIDE,
-        min_shared: int = 3,
-        rejoin: bool = True,
-        single_origin: bool = True,
         tokenizer: Tokenizer | None = None,
         splitter: SentenceSplitter | None = None,
     ) -> None:
-        self.extractor = extractor
-        self.threshold = threshold
-        self.rule = CopyRule(threshold, containment, min_contained)
-        self.gap = gap
-        self.max_postings = max_postings
-        self.min_tokens = min_tokens
-        self.boilerplate = boilerplate
-        self.refine = refine
-        self.rejoin = rejoin
-        self.near_ratio = near_ratio
-        self.embedded_ratio = embedded_ratio
-        self.min_shared = min_shared
-        if embedded_ratio:
-            self._near_rule = CopyRule(threshold / 2, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES)
+        self.method = method
+        self.config = config
+        self.threshold = resolved_threshold(config)
+        self.rule = CopyRule(self.threshold, config.containment, config.min_contained)
+        if config.embedded_ratio:
+            self._near_rule = CopyRule(self.threshold / 2, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES)
         else:
-            self._near_rule = CopyRule(threshold / 2, 0.0, min_contained)
-        self.single_origin = single_origin
+            self._near_rule = CopyRule(self.threshold / 2, 0.0, config.min_contained)
         # Rejoined sentences pair with a whole sentence by bag-Jaccard only:
         # containment would let any sentence match the longer rejoined pair
         # holding it, and extend every span over the next line.
-        self._join_rule = CopyRule(threshold, 0.0, min_contained)
+        self._join_rule = CopyRule(self.threshold, 0.0, config.min_contained)
         self.tokenizer = tokenizer or Tokenizer()
-        self._near = NearMissCheck(self.tokenizer.normalise, near_ratio, embedded_ratio) if near_ratio or embedded_ratio else None
-        self.splitter = splitter or SentenceSplitter()
+        near_on = config.near_ratio or config.embedded_ratio
+        self._near = NearMissCheck(self.tokenizer.normalise, config.near_ratio, config.embedded_ratio) if near_on else None
+        self.splitter = splitter or SentenceSplitter(max_chars=config.max_sentence_chars)
 
     def tokenize(self, document: Document) -> TokenizedDocument:
         """Sentences and their normalised tokens (method-independent; cacheable)."""
@@ -225,7 +125,7 @@ class Detector:
         tokens = tuple(tuple(self.tokenizer.words(text, s.start, s.end)) for s in sentences)
         joins = tuple(
             (i, self._joined_words(text, sentences[i], sentences[i + 1], tokens[i] + tokens[i + 1]))
-            for i in (rejoinable(text, sentences) if self.rejoin else ())
+            for i in (rejoinable(text, sentences) if self.config.rejoin else ())
             if tokens[i] and tokens[i + 1]
         )
         return TokenizedDocument(document.id, sentences, tokens, text, joins)
@@ -240,11 +140,11 @@ class Detector:
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
-        bags = tuple(self.extractor.bag(words) for words in document.tokens)
+        bags = tuple(self.method.bag(words) for words in document.tokens)
         joins = tuple(
             (i, bag)
-            for i, words in (document.joins if self.rejoin else ())
-            if len(words) >= self.min_tokens and (bag := self.extractor.bag(words))
+            for i, words in (document.joins if self.config.rejoin else ())
+            if len(words) >= self.config.min_tokens and (bag := self.method.bag(words))
         )
         return DocumentFeatures(document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text, joins)
 
@@ -260,85 +160,14 @@ class Detector:
         """Every copied passage between any two of the documents."""
         docs = [self.features(d) for d in documents]
         index = self.build_index(docs, joins=False)
-        found_pairs = index.sentences.search_all(self.rule)
-        sentences = index.sentences.index.sentences
-        matches = list(zip(found_pairs.query.tolist(), found_pairs.key.tolist(), found_pairs.score.tolist()))
-        common = self._boilerplate_keys(matches, sentences)
-        weak = self._weak(found_pairs, lambda key: key)
         # A is the document with the smaller id, whichever sentence was the query.
         found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
-        for key, other_key, score in matches:
-            if key not in common and other_key not in common:
-                first, second = (sentences[key].doc, sentences[key].sentence), (sentences[other_key].doc, sentences[other_key].sentence)
-                found.add(first, second, score, weak=(key, other_key) in weak)
-        boilerplate = {(sentences[key].doc, sentences[key].sentence) for key in common}
-        searches = [found_pairs]
-        if self._near is not None:
-            near = index.sentences.search_all(self._near_rule)
-            near_pairs = _keyed(near, lambda key: (sentences[key].doc, sentences[key].sentence), sentences)
-            self._near.add_to(found, near_pairs, docs, docs, (boilerplate, boilerplate), self.boilerplate)
-            searches.append(near)
-        # Every document's rejoined sentences against every other's sentences
-        # covers both directions: no rejoined pair meets another.
-        rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
-        joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
-        joined = joined.sharing(self.min_shared)
-        for row, entry, score in rejoined_hits(joined, sentences, self.boilerplate):
-            d, i = rows[row]
-            other = (entry.doc, entry.sentence)
-            if not {(d, i), (d, i + 1), other} & boilerplate:
-                found.add_rejoined(((d, i), (d, i + 1)), other, score)
-        return self._detection(docs, docs, found, index, (*searches, joined), boilerplate, boilerplate)
-
-    def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
-        """Whether a sentence is long enough to be looked up on its own."""
-        return doc.tokens[sentence] >= self.min_tokens and bool(doc.bags[sentence])
-
-    def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
-        """(query row, key_of(indexed key)) of the pairs sharing fewer than
-        ``min_shared`` features (see :meth:`_evident`); empty when no
-        character check is on."""
-        if self._near is None:
-            return set()
-        low = matches.shared < self.min_shared
-        return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
-
-    def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
-        """(document, sentence) of every matchable sentence, in document order."""
-        return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
-
-    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
-        # A sentence matched in `boilerplate` or more other documents is boilerplate.
-        if not self.boilerplate:
-            return set()
-        documents: dict[int, set[int]] = defaultdict(set)
-        for key, other_key, _ in matches:
-            documents[key].add(sentences[other_key].doc)
-            documents[other_key].add(sentences[key].doc)
-        return {key for key, docs in documents.items() if len(docs) >= self.boilerplate}
+        return self._spans(self._self_lookups(docs, index), found, docs, docs, index)
 
     def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument]) -> Detection:
         """Passages of each query copied from any reference (A = query, B = reference)."""
         reference_docs = [self.features(d) for d in references]
         return self.check_against(queries, reference_docs, self.build_index(reference_docs))
-
-    def build_index(self, references: Sequence[DocumentFeatures], *, joins: bool = True) -> ReferenceIndex:
-        """Index the sentences of reference documents (document number = position).
-
-        Args:
-            references: The documents to index.
-            joins: Also index their rejoined sentences (``check`` looks whole
-                query sentences up there; ``detect`` needs no such index).
-        """
-        sentences = FeatureIndex(max_postings=self.max_postings)
-        joined = FeatureIndex(max_postings=self.max_postings)
-        for number, doc in enumerate(references):
-            for position, bag in enumerate(doc.bags):
-                if self.matchable(doc, position):
-                    sentences.add(number, position, bag)
-            for position, bag in doc.joins if joins else ():
-                joined.add(number, position, bag)
-        return ReferenceIndex(SparseIndex(sentences), SparseIndex(joined))
 
     def check_against(
         self,
@@ -358,61 +187,36 @@ class Detector:
                 are reported, as in PAN's pairs file.
         """
         query_docs = [self.features(d) for d in queries]
-        queries_at = self._matchable_sentences(query_docs)
-        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
-        found_pairs, near, query_joins, reference_joins = self.search(query_docs, index)
-        query_joins, reference_joins = query_joins.sharing(self.min_shared), reference_joins.sharing(self.min_shared)
-        sentences = index.sentences.index.sentences
-        found = FoundPairs()
-        query_boilerplate, reference_boilerplate = self._whole_matches(found, found_pairs, queries_at, sentences)
-        skip = (query_boilerplate, reference_boilerplate)
-        if self._near is not None:
-            near_pairs = _keyed(near, queries_at.__getitem__, sentences)
-            self._near.add_to(found, near_pairs, query_docs, references, skip, self.boilerplate)
-        for row, other, score in rejoined_hits(query_joins, sentences, self.boilerplate):
-            q, i = joins_at[row]
-            if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
-                found.add_rejoined(((q, i), (q, i + 1)), (other.doc, other.sentence), score)
-        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences, self.boilerplate):
-            q, s = queries_at[row]
-            r, m = other.doc, other.sentence
-            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate:
-                found.add_rejoined(((r, m), (r, m + 1)), (q, s), score, parts_first=False)
+        keep = None
         if only_pairs is not None:
-            for q, r in list(found.by_documents):
-                if (query_docs[q].id, references[r].id) not in only_pairs:
-                    del found.by_documents[(q, r)]
-        searches = (found_pairs, near, query_joins, reference_joins)
-        detection = self._detection(query_docs, references, found, index, searches, query_boilerplate, reference_boilerplate)
-        if not self.single_origin:
+            keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731
+        lookups = self._query_lookups(query_docs, index)
+        detection = self._spans(lookups, FoundPairs(), query_docs, references, index, keep=keep)
+        if not self.config.single_origin:
             return detection
         return replace(detection, spans=tuple(single_origin(detection.spans)))
 
-    def _whole_matches(
-        self,
-        found: FoundPairs,
-        matches: PairMatches,
-        queries_at: Sequence[SentenceKey],
-        sentences: Sequence[IndexedSentence],
-    ) -> tuple[set[SentenceKey], set[SentenceKey]]:
-        """Records the query sentences' matches with whole reference sentences.
+    def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
+        """Whether a sentence is long enough to be looked up on its own."""
+        return doc.tokens[sentence] >= self.config.min_tokens and bool(doc.bags[sentence])
 
-        A query sentence that matches sentences of ``boilerplate`` or more
-        reference documents is boilerplate: none of its pairs is recorded.
-        Weak pairs (see :meth:`_weak`) are marked as such.
+    def build_index(self, references: Sequence[DocumentFeatures], *, joins: bool = True) -> ReferenceIndex:
+        """Index the sentences of reference documents (document number = position).
 
-        Returns:
-            The boilerplate sentences of the queries and of the references.
+        Args:
+            references: The documents to index.
+            joins: Also index their rejoined sentences (``check`` looks whole
+                query sentences up there; ``detect`` needs no such index).
         """
-        kept, common = rows_by_documents(matches, sentences, self.boilerplate)
-        weak = self._weak(matches, lambda key: (sentences[key].doc, sentences[key].sentence))
-        for row, others in kept.items():
-            for other, score in others:
-                other_key = (other.doc, other.sentence)
-                found.add(queries_at[row], other_key, score, weak=(row, other_key) in weak)
-        query_boilerplate = {queries_at[row] for row in common}
-        reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
-        return query_boilerplate, reference_boilerplate
+        sentences = FeatureIndex(max_postings=self.config.max_postings)
+        joined = FeatureIndex(max_postings=self.config.max_postings)
+        for number, doc in enumerate(references):
+            for position, bag in enumerate(doc.bags):
+                if self.matchable(doc, position):
+                    sentences.add(number, position, bag)
+            for position, bag in doc.joins if joins else ():
+                joined.add(number, position, bag)
+        return ReferenceIndex(SparseIndex(sentences), SparseIndex(joined))
 
     def search(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex
@@ -436,16 +240,137 @@ class Detector:
             index.joins.search(bags, self._join_rule),
         )
 
+    # --- the look-ups: the one place where detect and check differ ----------
+
+    def _self_lookups(self, docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> _Lookups:
+        """``detect``: every document's sentences against every other's, each pair once."""
+        config = self.config
+        sentences = index.sentences.index.sentences
+        key_of = lambda key: (sentences[key].doc, sentences[key].sentence)  # noqa: E731
+        whole_matches = index.sentences.search_all(self.rule)
+        matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
+        common = self._boilerplate_keys(matches, sentences)
+        weak = self._weak(whole_matches, lambda key: key)
+        whole = [
+            (key_of(key), key_of(other_key), score, (key, other_key) in weak)
+            for key, other_key, score in matches
+            if key not in common and other_key not in common
+        ]
+        boilerplate = {key_of(key) for key in common}
+        searches = [whole_matches]
+        near: list[tuple[SentenceKey, SentenceKey, float]] = []
+        if self._near is not None:
+            near_matches = index.sentences.search_all(self._near_rule)
+            near = list(_keyed(near_matches, key_of, sentences))
+            searches.append(near_matches)
+        # Every document's rejoined sentences against every other's sentences
+        # covers both directions: no rejoined pair meets another.
+        rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
+        joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
+        joined = joined.sharing(config.min_shared)
+        rejoined = []
+        for row, entry, score in rejoined_hits(joined, sentences, config.boilerplate):
+            d, i = rows[row]
+            other = (entry.doc, entry.sentence)
+            if not {(d, i), (d, i + 1), other} & boilerplate:
+                rejoined.append((((d, i), (d, i + 1)), other, score, True))
+        return _Lookups(whole, near, rejoined, boilerplate, boilerplate, (*searches, joined))
+
+    def _query_lookups(self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> _Lookups:
+        """``check``: the query documents' sentences against the reference index.
+
+        A query sentence that matches sentences of ``boilerplate`` or more
+        reference documents is boilerplate: none of its pairs is recorded.
+        """
+        config = self.config
+        queries_at = self._matchable_sentences(query_docs)
+        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
+        whole_matches, near_matches, query_joins, reference_joins = self.search(query_docs, index)
+        query_joins, reference_joins = query_joins.sharing(config.min_shared), reference_joins.sharing(config.min_shared)
+        sentences = index.sentences.index.sentences
+        kept, common = rows_by_documents(whole_matches, sentences, config.boilerplate)
+        weak = self._weak(whole_matches, lambda key: (sentences[key].doc, sentences[key].sentence))
+        whole = [
+            (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
+            for row, others in kept.items()
+            for other, score in others
+        ]
+        query_boilerplate = {queries_at[row] for row in common}
+        reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
+        near = list(_keyed(near_matches, queries_at.__getitem__, sentences)) if self._near is not None else []
+        rejoined = []
+        for row, other, score in rejoined_hits(query_joins, sentences, config.boilerplate):
+            q, i = joins_at[row]
+            if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
+                rejoined.append((((q, i), (q, i + 1)), (other.doc, other.sentence), score, True))
+        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences, config.boilerplate):
+            q, s = queries_at[row]
+            r, m = other.doc, other.sentence
+            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate:
+                rejoined.append((((r, m), (r, m + 1)), (q, s), score, False))
+        searches = (whole_matches, near_matches, query_joins, reference_joins)
+        return _Lookups(whole, near, rejoined, query_boilerplate, reference_boilerplate, searches)
+
+    def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
+        """(query row, key_of(indexed key)) of the pairs sharing fewer than
+        ``min_shared`` features (see :meth:`_evident`); empty when no
+        character check is on."""
+        if self._near is None:
+            return set()
+        low = matches.shared < self.config.min_shared
+        return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
+
+    def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+        """(document, sentence) of every matchable sentence, in document order."""
+        return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
+
+    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
+        # A sentence matched in `boilerplate` or more other documents is boilerplate.
+        if not self.config.boilerplate:
+            return set()
+        documents: dict[int, set[int]] = defaultdict(set)
+        for key, other_key, _ in matches:
+            documents[key].add(sentences[other_key].doc)
+            documents[other_key].add(sentences[key].doc)
+        return {key for key, docs in documents.items() if len(docs) >= self.config.boilerplate}
+
+    # --- the shared tail: pairs -> spans ----------------------------------
+
+    def _spans(
+        self,
+        lookups: _Lookups,
+        found: FoundPairs,
+        a_docs: Sequence[DocumentFeatures],
+        b_docs: Sequence[DocumentFeatures],
+        index: ReferenceIndex,
+        *,
+        keep: Callable[[int, int], bool] | None = None,
+    ) -> Detection:
+        """Sentence pairs from the look-ups (whole matches, near misses whose
+        characters agree, rejoined sentences), then spans of the document
+        pairs ``keep`` accepts (all when None)."""
+        for first, second, score, weak in lookups.whole:
+            found.add(first, second, score, weak=weak)
+        if self._near is not None:
+            skip = (lookups.a_boilerplate, lookups.b_boilerplate)
+            self._near.add_to(found, lookups.near, a_docs, b_docs, skip, self.config.boilerplate)
+        for parts, other, score, parts_first in lookups.rejoined:
+            found.add_rejoined(parts, other, score, parts_first=parts_first)
+        if keep is not None:
+            for a, b in list(found.by_documents):
+                if not keep(a, b):
+                    del found.by_documents[(a, b)]
+        return self._detection(a_docs, b_docs, found, index, lookups)
+
     def _detection(
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         found: FoundPairs,
         index: ReferenceIndex,
-        searches: Sequence[PairMatches],
-        a_boilerplate: set[tuple[int, int]],
-        b_boilerplate: set[tuple[int, int]],
+        lookups: _Lookups,
     ) -> Detection:
+        searches, a_boilerplate, b_boilerplate = lookups.searches, lookups.a_boilerplate, lookups.b_boilerplate
         # Boilerplate sentences, like sentences too short to have features,
         # cannot be missed copies: they do not count towards a span's gap.
         spans: list[Span] = []
@@ -461,12 +386,12 @@ class Detector:
             da, db = a_docs[a], b_docs[b]
             spans.extend(
                 spans_for_documents(
-                    da.id, db.id, da.sentences, db.sentences, self._evident(found, (a, b), (da, db)), gap=self.gap,
+                    da.id, db.id, da.sentences, db.sentences, self._evident(found, (a, b), (da, db)), gap=self.config.gap,
                     a_ranks=ranks(0, a, da, a_boilerplate), b_ranks=ranks(1, b, db, b_boilerplate),
                     fill=(da.bags, db.bags, self.threshold),
                 )
             )
-        if self.refine:
+        if self.config.refine:
             spans = list(self._refined(spans, a_docs, b_docs))
         spans.sort(key=_span_order)
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
@@ -500,7 +425,7 @@ class Detector:
                 return True  # nothing to check against: as without the rule
             return check.confirmed(first, second)
 
-        return evident(pairs, lambda pair: found.is_weak((a, pair.a), (b, pair.b)), agrees, reach=self.gap + 1)
+        return evident(pairs, lambda pair: found.is_weak((a, pair.a), (b, pair.b)), agrees, reach=self.config.gap + 1)
 
     def _refined(
         self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]

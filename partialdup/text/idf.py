@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
-__all__ = ["IdfTable", "IdfFormatError", "build_idf"]
+from partialdup.core.errors import IdfFormatError
 
-
-class IdfFormatError(ValueError):
-    """An IDF file has a malformed line; the message names the file and line."""
+__all__ = ["IdfTable", "build_idf"]
 
 
 @dataclass(frozen=True)

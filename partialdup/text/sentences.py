@@ -39,7 +39,7 @@ can be lost.
 3. **English (NLTK Punkt).** Pieces that contain ``.``, ``!`` or ``?`` before
    whitespace or their end go through :class:`nltk.tokenize.punkt.PunktSentenceTokenizer`
    with parameters trained offline on Debian documentation and the KJV
-   (``partialdup/data/punkt_en.json``, see ``PUNKT_PROVENANCE.md``), via
+   (``partialdup/text/data/punkt_en.json``, see ``PUNKT_PROVENANCE.md``), via
    ``span_tokenize`` so offsets are exact; abbreviations (``e.g.``, ``Mr.``,
    ``etc.``), initials and decimals do not end sentences. In a piece that
    also holds CJK, Punkt runs on each stretch of non-CJK text separately; a
@@ -69,6 +69,7 @@ from typing import Iterator, Sequence
 
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
+from partialdup.core.chars import CJK_CLASS
 from partialdup.core.types import Sentence
 
 __all__ = ["SentenceSplitter", "rejoinable"]
@@ -78,11 +79,7 @@ DEFAULT_PUNKT_PARAMS = Path(__file__).resolve().parent / "data" / "punkt_en.json
 # --- character classes ----------------------------------------------------
 
 #: CJK ideographs, kana, hangul, CJK and full-width punctuation and forms.
-_CJK = (
-    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff"
-    "\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uffef\U00020000-\U0003134f"
-)
+_CJK = CJK_CLASS
 #: Characters that close a quotation or parenthesis after a terminator.
 _CLOSERS = "\"'”’」』）》】〕〗〙〛〉〞〟｣)\\]}›»"
 #: Terminators that end a sentence wherever they are.
@@ -190,7 +187,7 @@ class SentenceSplitter:
         max_chars: Longest sentence, in characters; longer runs are cut.
         punkt_params_path: Punkt parameters JSON written by
             ``scripts/train_punkt.py``; defaults to the shipped
-            ``partialdup/data/punkt_en.json``.
+            ``partialdup/text/data/punkt_en.json``.
 
     Raises:
         ValueError: If ``max_chars`` is smaller than 1.

@@ -24,6 +24,7 @@ from typing import Sequence
 
 import regex
 
+from partialdup.core.chars import HAN_CLASS, is_han
 from partialdup.core.types import Token
 
 __all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS"]
@@ -32,8 +33,7 @@ __all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS"]
 #: tokenizer segments (made by ``scripts/build_taiwan_words.py``).
 DEFAULT_TAIWAN_WORDS = Path(__file__).resolve().parent / "data" / "taiwan_words.tsv"
 
-# CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H.
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_HAN = HAN_CLASS
 # A Han run, or a word of letters/digits (with inner apostrophes, hyphens, dots,
 # so "don't", "e-mail" and "3.14" stay one token) that contains no Han. A Han
 # run goes on across one line break: hard-wrapped Chinese breaks lines inside
@@ -133,7 +133,7 @@ class Tokenizer:
         tokens: list[Token] = []
         for match in self._words.finditer(normalised):
             (lo, hi), piece = match.span(), match.group()
-            if piece[0] > "\u2fff" and _is_han(piece[0]):
+            if piece[0] > "\u2fff" and is_han(piece[0]):
                 self._add_chinese(piece, lo, origin, start, tokens)
             else:
                 tokens.append(_token(piece, lo, hi, origin, start))
@@ -142,7 +142,7 @@ class Tokenizer:
     def match_form(self, word: str) -> str:
         """The form a single word takes for matching (used to key IDF tables)."""
         normalised, _ = self.normalise(word)
-        return self._common_word(normalised) if normalised and _is_han(normalised[0]) else normalised
+        return self._common_word(normalised) if normalised and is_han(normalised[0]) else normalised
 
     def words(self, text: str, start: int = 0, end: int | None = None) -> list[str]:
         """The token strings of ``text[start:end]``, as :meth:`tokenize` gives them.
@@ -154,7 +154,7 @@ class Tokenizer:
         normalised, _ = self.normalise(text[start:end])
         words: list[str] = []
         for piece in self._words.findall(normalised):
-            if piece[0] > "\u2fff" and _is_han(piece[0]):
+            if piece[0] > "\u2fff" and is_han(piece[0]):
                 compact = piece if piece.isalpha() else "".join(c for c in piece if not c.isspace())
                 words.extend(self._common_word(word) for word in self._segment(compact))
             else:
@@ -168,7 +168,7 @@ class Tokenizer:
         read as one are the words of each, one after the other."""
         before, _ = self.normalise(first[-1:])
         after, _ = self.normalise(second[:1])
-        return bool(before) and bool(after) and _is_han(before[-1]) and _is_han(after[0])
+        return bool(before) and bool(after) and is_han(before[-1]) and is_han(after[0])
 
     def _add_chinese(
         self, run: str, lo: int, origin: Sequence[int] | None, base: int, out: list[Token]
@@ -241,16 +241,6 @@ def _extra_words(path: str | Path | None) -> list[tuple[str, int]]:
             word, frequency = line.split("\t")[:2]
             words.append((word, int(frequency)))
     return words
-
-
-def _is_han(char: str) -> bool:
-    code = ord(char)
-    return (
-        0x3400 <= code <= 0x4DBF
-        or 0x4E00 <= code <= 0x9FFF
-        or 0xF900 <= code <= 0xFAFF
-        or 0x20000 <= code <= 0x3134F
-    )
 
 
 def _token(word: str, lo: int, hi: int, origin: Sequence[int] | None, base: int) -> Token:

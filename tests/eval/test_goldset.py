@@ -6,15 +6,16 @@ from pathlib import Path
 import pytest
 
 from partialdup.cli.main import main
-from partialdup.pipeline.detector import DetectorConfig
+from partialdup.core.config import Config
 from partialdup.eval.goldset import evaluate_method, load_goldset, tokenize_goldset
-from partialdup.pipeline.factory import METHOD_NAMES, make_detector
+from partialdup.methods import method_names
+from partialdup.pipeline.factory import make_detector
 from partialdup.eval.metrics import pan_score
 from partialdup.io.pan import read_features
 
 from tests.paths import SLICE
 
-# Floors well below what the defaults measure on the slice (see the README),
+# Floors well below what the defaults measure on the slice (see docs/evaluation.md),
 # so a real regression fails while noise in the gold set does not.
 FLOORS = {"low-idf-sig": (0.85, 0.78), "3-shingle": (0.85, 0.80)}
 
@@ -29,7 +30,7 @@ def tokenized(gold, tokenizer, idf):
     return tokenize_goldset(gold, make_detector("low-idf-sig", idf, tokenizer=tokenizer))
 
 
-@pytest.mark.parametrize("method", METHOD_NAMES)
+@pytest.mark.parametrize("method", method_names())
 def test_every_method_runs_on_the_slice(method, gold, tokenized, tokenizer, idf):
     detector = make_detector(method, idf, tokenizer=tokenizer)
     row = evaluate_method(gold, tokenized, detector, method=method)
@@ -56,7 +57,7 @@ def test_pan_command_on_the_slice(gold, tmp_path, capsys):
 
 def test_refinement_leaves_the_sentence_pair_scores_alone(gold, tokenized, tokenizer, idf):
     detector = make_detector("low-idf-sig", idf, tokenizer=tokenizer)
-    plain = make_detector("low-idf-sig", idf, DetectorConfig(refine=False), tokenizer=tokenizer)
+    plain = make_detector("low-idf-sig", idf, Config(refine=False), tokenizer=tokenizer)
     refined = evaluate_method(gold, tokenized, detector, method="low-idf-sig")
     whole = evaluate_method(gold, tokenized, plain, method="low-idf-sig")
     assert refined.plagdet != whole.plagdet  # the edges did move

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from partialdup.core.types import Case
 from partialdup.eval.metrics import (
-    Case,
+    PairRange,
     PanScore,
     PairScore,
     _pair_matches,
-    _pair_matches_reference,
     pair_score,
     pan_score,
     plagdet,
@@ -241,7 +242,7 @@ pair_ranges = st.builds(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(pair_ranges, max_size=12), st.lists(pair_ranges, max_size=12))
 def test_interval_matching_agrees_with_quadratic_reference(gold, predicted):
-    assert _pair_matches(gold, predicted) == _pair_matches_reference(gold, predicted)
+    assert _pair_matches(gold, predicted) == pair_matches_reference(gold, predicted)
 
 
 @settings(max_examples=150, deadline=None)
@@ -251,3 +252,12 @@ def test_pair_scores_are_bounded(gold, predicted, ordered):
     for value in (score.precision, score.recall, score.f1):
         assert 0.0 <= value <= 1.0
     assert score.tp_pred <= score.n_pred and score.tp_gold <= score.n_gold
+
+
+def pair_matches_reference(
+    gold: Sequence[PairRange], predicted: Sequence[PairRange]
+) -> tuple[list[bool], list[bool]]:
+    """Plain all-pairs version of :func:`_pair_matches`: the reference it must equal."""
+    pred_matched = [any(ranges_match(p, g) for g in gold) for p in predicted]
+    gold_matched = [any(ranges_match(p, g) for p in predicted) for g in gold]
+    return pred_matched, gold_matched

@@ -1,6 +1,7 @@
 from collections import Counter
 
-from partialdup.index.inverted import FeatureIndex, QueryStats, rarest_prefix
+from partialdup.index.inverted import FeatureIndex, rarest_prefix
+from partialdup.index.plain import QueryStats, plain_query
 
 
 def _index(*bags, max_postings=100):
@@ -13,21 +14,21 @@ def _index(*bags, max_postings=100):
 def test_only_sentences_sharing_a_feature_are_compared():
     index = _index({1: 1, 2: 1}, {3: 1}, {1: 1, 2: 1})
     stats = QueryStats()
-    found = list(index.query(Counter({1: 1, 2: 1}), 0.5, stats=stats))
+    found = list(plain_query(index, Counter({1: 1, 2: 1}), 0.5, stats=stats))
     assert [m.key for m in found] == [0, 2]
     assert stats.candidate_pairs == 2
 
 
 def test_own_document_and_later_keys_are_excluded():
     index = _index({1: 1}, {1: 1}, {1: 1})
-    assert [m.key for m in index.query(Counter({1: 1}), 0.5, doc=0)] == [1, 2]
-    assert [m.key for m in index.query(Counter({1: 1}), 0.5, below_key=2)] == [0, 1]
+    assert [m.key for m in plain_query(index, Counter({1: 1}), 0.5, doc=0)] == [1, 2]
+    assert [m.key for m in plain_query(index, Counter({1: 1}), 0.5, below_key=2)] == [0, 1]
 
 
 def test_length_bound_prunes_before_counting():
     index = _index({1: 1}, dict.fromkeys(range(1, 11), 1))
     stats = QueryStats()
-    assert [m.key for m in index.query(Counter({1: 1}), 0.5, stats=stats)] == [0]
+    assert [m.key for m in plain_query(index, Counter({1: 1}), 0.5, stats=stats)] == [0]
     assert stats.candidate_pairs == 1  # the ten-feature bag was never counted
 
 
@@ -38,7 +39,7 @@ def test_frequent_feature_is_bounded_and_reported():
     # At tau 0.3 a match needs one shared feature, so both features must be
     # read; feature 0 is over the bound: it is skipped and reported, and the
     # sentences sharing only it (Jaccard 1/3) are not found.
-    found = list(index.query(Counter({0: 1, 7: 1}), 0.3, stats=stats))
+    found = list(plain_query(index, Counter({0: 1, 7: 1}), 0.3, stats=stats))
     assert [m.key for m in found] == [50, 51]
     assert all(m.score == 1.0 for m in found)  # scored on full bags, frequent feature included
     assert stats.skipped_postings == 52
@@ -51,7 +52,7 @@ def test_prefix_filtering_reads_only_the_rarest_features():
     bags = [{0: 1, 100 + i: 1} for i in range(50)] + [{0: 1, 7: 1}]
     index = _index(*bags, max_postings=10)
     stats = QueryStats()
-    assert [m.key for m in index.query(Counter({0: 1, 7: 1}), 0.6, stats=stats)] == [50]
+    assert [m.key for m in plain_query(index, Counter({0: 1, 7: 1}), 0.6, stats=stats)] == [50]
     assert stats.candidate_pairs == 1 and stats.skipped_postings == 0
 
 

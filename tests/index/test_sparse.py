@@ -3,6 +3,7 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from partialdup.index.inverted import FeatureIndex
+from partialdup.index.plain import plain_query
 from partialdup.methods.similarity import CopyRule, shared_count
 from partialdup.index.sparse import SparseIndex
 
@@ -29,7 +30,7 @@ def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings
     query_docs = data.draw(st.lists(st.integers(-1, 3), min_size=len(queries), max_size=len(queries)))
     index = _index(indexed, docs, max_postings)
     expected = [
-        (q, m.key, m.score) for q, bag in enumerate(queries) for m in index.query(bag, rule, doc=query_docs[q])
+        (q, m.key, m.score) for q, bag in enumerate(queries) for m in plain_query(index, bag, rule, doc=query_docs[q])
     ]
     found = SparseIndex(index).search(queries, rule, docs=query_docs)
     assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
@@ -45,7 +46,7 @@ def test_search_all_agrees_with_reference_all_pairs(indexed, rule, max_postings,
     expected = [
         (key, m.key, m.score)
         for key, entry in enumerate(index.sentences)
-        for m in index.query(entry.bag, rule, doc=entry.doc, below_key=key)
+        for m in plain_query(index, entry.bag, rule, doc=entry.doc, below_key=key)
     ]
     found = SparseIndex(index).search_all(rule)
     assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected

@@ -6,16 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from partialdup.eval.metrics import Case
+from partialdup.core.errors import PanFormatError
 from partialdup.io.pan import (
-    PanFormatError,
     detection_filename,
     read_features,
     read_pairs,
     span_detection,
     write_detections,
 )
-from partialdup.core.types import SentencePair, Span
+from partialdup.core.types import Case, SentencePair, Span
 
 SUSP = "suspicious-document00001.txt"
 SRC = "source-document00002.txt"

@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from partialdup.io.reader import InputError, read_documents
+from partialdup.core.errors import InputError
+from partialdup.io.reader import read_documents
 
 
 def test_folder_ids_are_relative_paths_and_bom_is_removed(tmp_path):

@@ -1,13 +1,16 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.match.verify import DEFAULT_MIN_INSIDE, DEFAULT_MIN_RATIO, NearMissCheck
+from partialdup.core.config import Config
+from partialdup.match.verify import NearMissCheck
+
+DEFAULT_MIN_RATIO, DEFAULT_MIN_INSIDE = Config().near_ratio, Config().embedded_ratio
 from partialdup.core.types import Sentence
 
 
 @pytest.fixture(scope="module")
 def check(tokenizer):
-    return NearMissCheck(tokenizer.normalise)
+    return NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO)
 
 
 def whole(text):
@@ -38,8 +41,8 @@ def test_the_ratios_are_checked(tokenizer, ratio, inside):
         NearMissCheck(tokenizer.normalise, ratio, inside)
 
 
-def test_the_defaults(tokenizer):
-    check = NearMissCheck(tokenizer.normalise)
+def test_the_embedded_look_is_off_unless_asked(tokenizer):
+    check = NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO)
     assert (check.min_ratio, check.min_inside) == (DEFAULT_MIN_RATIO, 0.0)
 
 
@@ -112,6 +115,6 @@ def test_confirmed(tokenizer, check, first, second, confirmed):
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
 def test_letters_are_the_alphanumeric_characters(tokenizer, text):
-    check = NearMissCheck(tokenizer.normalise)
+    check = NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO)
     normalised, _ = tokenizer.normalise(text)
     assert check.letters(text, whole(text)) == "".join(char for char in normalised if char.isalnum())

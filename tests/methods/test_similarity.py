@@ -3,6 +3,7 @@ from collections import Counter
 from hypothesis import given, strategies as st
 
 from partialdup.index.inverted import FeatureIndex
+from partialdup.index.plain import plain_query
 from partialdup.methods.similarity import CopyRule, bag_containment, bag_jaccard, bag_size, jaccard_upper_bound, shared_count
 
 bags = st.dictionaries(st.integers(0, 12), st.integers(1, 3), max_size=8).map(Counter)
@@ -31,8 +32,8 @@ def test_index_agrees_with_reference_scorer(indexed, query, threshold, max_posti
     index = FeatureIndex(max_postings=max_postings)
     for number, bag in enumerate(indexed):
         index.add(number, 0, bag)
-    found = {m.key: m.score for m in index.query(query, threshold)}
-    usable = {f for f, keys in index._postings.items() if len(keys) <= max_postings}
+    found = {m.key: m.score for m in plain_query(index, query, threshold)}
+    usable = {f for f, keys in index.postings.items() if len(keys) <= max_postings}
     for key, bag in enumerate(indexed):
         expected = bag_jaccard(query, bag)
         reachable = any(f in usable for f in set(query) & set(bag))

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.pipeline.detector import DetectorConfig
+from partialdup.core.config import Config
 from partialdup.pipeline.factory import make_detector
 from partialdup.match.refine import MAX_GROWTH_SENTENCES
 from partialdup.core.types import Document
@@ -48,7 +48,7 @@ def test_check_orients_query_then_reference(detector):
 
 def test_ten_thousand_copies_of_one_sentence_finish_in_bounded_work(tokenizer, idf):
     sentence = "Repeat after me this one sentence again. "
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(max_postings=500), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(max_postings=500), tokenizer=tokenizer)
     found = detector.detect([Document("many", sentence * 10_000), Document("one", sentence)])
     # Every feature of the sentence is over the bound, so it is skipped and reported.
     assert found.stats.frequent_features >= 1
@@ -86,7 +86,7 @@ def test_span_offsets_round_trip(tokenizer, idf, detector, shared, extra, cut):
     a_sentences = detector.splitter.split(a_text)
     b_sentences = detector.splitter.split(b_text)
     # Without refinement a span runs from its first sentence to its last.
-    whole = make_detector("low-idf-sig", idf, DetectorConfig(refine=False), tokenizer=tokenizer)
+    whole = make_detector("low-idf-sig", idf, Config(refine=False), tokenizer=tokenizer)
     for span in whole.detect(docs).spans:
         assert span.a_start == a_sentences[span.a_sentences[0]].start
         assert span.a_end == a_sentences[span.a_sentences[1]].end
@@ -108,8 +108,8 @@ def test_span_offsets_round_trip(tokenizer, idf, detector, shared, extra, cut):
 def test_boilerplate_shared_by_many_documents_is_not_reported(tokenizer, idf):
     footer = "This page is part of release 6.03 of the Linux man-pages project. "
     docs = [Document(f"d{i}", f"Page {i} tells its own story number {i} here. " + footer) for i in range(5)]
-    quiet = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=3), tokenizer=tokenizer)
-    loud = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=0), tokenizer=tokenizer)
+    quiet = make_detector("low-idf-sig", idf, Config(boilerplate=3), tokenizer=tokenizer)
+    loud = make_detector("low-idf-sig", idf, Config(boilerplate=0), tokenizer=tokenizer)
     assert quiet.detect(docs).spans == ()
     assert quiet.detect(docs).stats.boilerplate_sentences == 5
     assert len(loud.detect(docs).spans) == 10  # every pair of the five shares the footer
@@ -120,7 +120,7 @@ def test_boilerplate_shared_by_many_documents_is_not_reported(tokenizer, idf):
 def test_check_treats_a_sentence_in_many_references_as_boilerplate(tokenizer, idf):
     footer = "This page is part of release 6.03 of the Linux man-pages project. "
     references = [Document(f"r{i}", f"Reference {i} has a body of its own. " + footer) for i in range(3)]
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=3), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(boilerplate=3), tokenizer=tokenizer)
     found = detector.check([Document("q", footer)], references)
     assert found.spans == () and found.stats.boilerplate_sentences == 1
 
@@ -138,7 +138,7 @@ KJV_COPY = "Thou shalt have no other gods before me.\n\nAnd God saw the light, t
 @pytest.mark.parametrize("containment, found", [(0.8, True), (0.0, False)])
 def test_containment_finds_a_sentence_copied_out_of_a_longer_one(tokenizer, idf, containment, found):
     # Embedded copies are off: their character check would find this one too.
-    config = DetectorConfig(containment=containment, embedded_ratio=0.0)
+    config = Config(containment=containment, embedded_ratio=0.0)
     detector = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer)
     spans = detector.check([Document("copy", KJV_COPY)], [Document("source", KJV_SOURCE)]).spans
     assert bool(spans) == found
@@ -169,7 +169,7 @@ VERSE_3 = "And God said, Let there be light: and there was light."
 @pytest.mark.parametrize("single_origin, expected", [(True, 1), (False, 2)])
 def test_check_gives_a_query_passage_one_origin_per_reference(tokenizer, idf, single_origin, expected):
     reference = f"{GENESIS}\n\n{GENESIS_ON}\n\n{VERSE_3}\n"
-    config = DetectorConfig(single_origin=single_origin)
+    config = Config(single_origin=single_origin)
     detector = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer)
     spans = detector.check([Document("copy", GENESIS)], [Document("reference", reference)]).spans
     assert len(spans) == expected
@@ -188,7 +188,7 @@ def test_a_copy_with_a_line_break_inserted_mid_sentence_is_found(tokenizer, idf,
     # cuts there); read as one sentence the two pieces match the verse.
     # Refinement is off: it would also reach the unpaired piece from the other.
     copy = f"{GENESIS_ON}\n\nAnd God said, Let there\nbe light: and there was light.\n"
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(rejoin=rejoin, refine=False), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(rejoin=rejoin, refine=False), tokenizer=tokenizer)
     spans = detector.check([Document("copy", copy)], [Document("source", GENESIS)]).spans
     whole = "And God said, Let there\nbe light: and there was light."
     assert ([copy[s.a_start : s.a_end] for s in spans] == [whole]) == rejoin  # without: a piece at most
@@ -222,7 +222,7 @@ CHROOT_EDITED = CHROOT.replace("基本", "后本")
 
 @pytest.mark.parametrize("near_ratio, found", [(90.0, True), (0.0, False)])
 def test_a_near_miss_is_a_copy_when_its_characters_agree(tokenizer, idf, near_ratio, found):
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(near_ratio=near_ratio), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(near_ratio=near_ratio), tokenizer=tokenizer)
     for spans in (
         detector.check([Document("copy", CHROOT_EDITED)], [Document("source", CHROOT)]).spans,
         detector.detect([Document("copy", CHROOT_EDITED), Document("source", CHROOT)]).spans,
@@ -235,7 +235,7 @@ def test_a_near_miss_is_a_copy_when_its_characters_agree(tokenizer, idf, near_ra
 
 @pytest.mark.parametrize("boilerplate, expected", [(3, 0), (0, 3)])
 def test_a_near_copy_of_many_documents_is_a_template(tokenizer, idf, boilerplate, expected):
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(boilerplate=boilerplate), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(boilerplate=boilerplate), tokenizer=tokenizer)
     references = [Document(f"source{i}", f"{GENESIS_ON}\n\n{CHROOT}\n") for i in range(3)]
     spans = detector.check([Document("copy", CHROOT_EDITED)], references).spans
     assert len(spans) == expected
@@ -254,7 +254,7 @@ ESCAPE_TW = "systemd-escape 可用於 轉義單元名稱中的特殊字符， �
 
 @pytest.mark.parametrize("embedded_ratio, found", [(95.0, True), (0.0, False)])
 def test_a_sentence_pasted_inside_another_is_found(tokenizer, idf, embedded_ratio, found):
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(embedded_ratio=embedded_ratio), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(embedded_ratio=embedded_ratio), tokenizer=tokenizer)
     host = f"{PRINTING}{ESCAPE_TW}\n"
     spans = detector.check([Document("copy", host)], [Document("source", f"{GENESIS_ON}\n\n{ESCAPE}\n")]).spans
     assert [host[s.a_start : s.a_end] for s in spans] == ([ESCAPE_TW] if found else [])
@@ -268,7 +268,7 @@ OPENING_B = "也可以使用二进制前缀：KiB=K、MiB=M，以此类推。\n"
 
 @pytest.mark.parametrize("min_shared, found", [(3, False), (1, True)])
 def test_a_pair_sharing_one_feature_must_agree_on_characters(tokenizer, idf, min_shared, found):
-    detector = make_detector("low-idf-sig", idf, DetectorConfig(min_shared=min_shared), tokenizer=tokenizer)
+    detector = make_detector("low-idf-sig", idf, Config(min_shared=min_shared), tokenizer=tokenizer)
     assert bool(detector.check([Document("a", OPENING_A)], [Document("b", OPENING_B)]).spans) == found
     assert bool(detector.detect([Document("a", OPENING_A), Document("b", OPENING_B)]).spans) == found
     # A copy of the short sentence has the same characters and is found.

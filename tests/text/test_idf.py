@@ -2,7 +2,8 @@ import math
 
 import pytest
 
-from partialdup.text.idf import IdfFormatError, IdfTable, build_idf
+from partialdup.core.errors import IdfFormatError
+from partialdup.text.idf import IdfTable, build_idf
 
 
 def test_build_and_round_trip(tmp_path):

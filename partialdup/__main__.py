@@ -1,0 +1,7 @@
+"""``python -m partialdup``: the command line."""
+
+import sys
+
+from partialdup.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,346 @@
+"""One configuration: every parameter of the pipeline and of each method, declared once.
+
+A parameter is a dataclass field made with :func:`param`, which records its
+default, its range, its help text and its command-line flag. Everything else
+is derived from that one declaration:
+
+* the library: :class:`Config` (frozen, validated on construction);
+* the command line: :mod:`partialdup.cli.options` turns every field into an
+  option (``--gap``, ``--antecedents``, ``--no-refine``, ...), help text and
+  default included;
+* the evaluation: ``partialdup eval`` takes the same options with several
+  values each and scores every combination.
+
+The pipeline's parameters sit at the top of :class:`Config`; each method's
+own parameters, with its default threshold, sit in a nested dataclass
+(:class:`LowIdfSigParams`, :class:`ShingleParams`, :class:`IMatchParams`,
+:class:`SpotSigParams`; one per algorithm, as datatrove keeps one config
+per step). Adding a parameter means adding one field here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterator, Sequence
+
+from partialdup.core.errors import ConfigError
+
+__all__ = [
+    "Config",
+    "MethodParams",
+    "LowIdfSigParams",
+    "ShingleParams",
+    "IMatchParams",
+    "SpotSigParams",
+    "ParamInfo",
+    "param",
+    "params_of",
+    "DEFAULT_SKIP_WORDS",
+]
+
+# Only articles: prepositions carry meaning in a chain ("from"/"to"), and the
+# Chinese structural particles are themselves low-IDF antecedents. On the gold
+# set no skip set (none, articles, + prepositions, + 的/了) changed F1 by more
+# than 0.001 (see docs/evaluation.md, "Parameters"), so the smallest useful
+# one is kept.
+DEFAULT_SKIP_WORDS: frozenset[str] = frozenset({"a", "an", "the"})
+
+_INFO = "partialdup.param"
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """What :func:`param` records about a parameter.
+
+    Attributes:
+        help: One line for ``--help`` (the default is appended).
+        flag: Its command-line option; for a boolean, the option that
+            changes it from its default (``--no-refine`` sets refine False).
+        low: Smallest allowed value (inclusive), or None.
+        high: Largest allowed value (inclusive), or None.
+        above: When True, ``low`` is exclusive (threshold in (0, 1]).
+        off: The value that turns the rule off, mentioned in help and errors.
+        choices: The allowed values of a string parameter.
+        cli: False for parameters the command line does not offer.
+        sweep: False for parameters ``eval`` cannot vary within one run
+            (the gold set is split into sentences once).
+    """
+
+    help: str
+    flag: str | None = None
+    low: float | None = None
+    high: float | None = None
+    above: bool = False
+    off: Any = None
+    choices: tuple[str, ...] = ()
+    cli: bool = True
+    sweep: bool = True
+
+
+def param(default: Any, help: str, **info: Any) -> Any:
+    """A dataclass field that is a parameter (see :class:`ParamInfo` for ``info``)."""
+    return field(default=default, metadata={_INFO: ParamInfo(help, **info)})
+
+
+def params_of(cls_or_instance: Any) -> Iterator[tuple[dataclasses.Field, ParamInfo]]:
+    """The parameter fields of a params dataclass, in declaration order."""
+    for f in dataclasses.fields(cls_or_instance):
+        info = f.metadata.get(_INFO)
+        if info is not None:
+            yield f, info
+
+
+def flag_of(f: dataclasses.Field, info: ParamInfo) -> str:
+    """The command-line option of a parameter (``--min-shared`` for min_shared)."""
+    return info.flag or "--" + f.name.replace("_", "-")
+
+
+def _check(owner: object) -> None:
+    """Raise :class:`ConfigError` naming the first parameter out of range."""
+    for f, info in params_of(owner):
+        value = getattr(owner, f.name)
+        if value is None or isinstance(value, (bool, frozenset)):
+            continue
+        name = flag_of(f, info)
+        off = f" ({info.off} turns it off)" if info.off is not None else ""
+        if info.choices and value not in info.choices:
+            raise ConfigError(f"{name} must be one of {', '.join(info.choices)}, got {value!r}")
+        if info.low is not None and (value <= info.low if info.above else value < info.low):
+            bound = f"> {info.low:g}" if info.above else f">= {info.low:g}"
+            raise ConfigError(f"{name} must be {bound}{off}, got {value:g}")
+        if info.high is not None and value > info.high:
+            raise ConfigError(f"{name} must be <= {info.high:g}{off}, got {value:g}")
+
+
+@dataclass(frozen=True)
+class MethodParams:
+    """Base of each method's parameters: its default threshold.
+
+    Attributes:
+        threshold: τ, the similarity at or above which two sentences are
+            copies, for this method (overridden by :attr:`Config.threshold`).
+    """
+
+    threshold: float = param(0.6, "the method's default threshold", low=0.0, high=1.0, above=True, cli=False)
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+
+@dataclass(frozen=True)
+class LowIdfSigParams(MethodParams):
+    """Low-IDF-Sig: chains started at the lowest-IDF tokens (the paper's n, c, d).
+
+    Attributes:
+        antecedents: n, the number of lowest-IDF tokens of each language's
+            IDF table that start features.
+        chain: c, tokens chained after an antecedent.
+        spacing: d, distance between chained tokens.
+        skip_words: Tokens passed over inside chains.
+    """
+
+    antecedents: int = param(10, "n lowest-IDF tokens per table", low=0)
+    chain: int = param(2, "c, tokens chained after an antecedent", low=0)
+    spacing: int = param(1, "d, spacing of chained tokens", low=1)
+    skip_words: frozenset[str] = param(DEFAULT_SKIP_WORDS, "tokens passed over inside chains", cli=False)
+
+
+@dataclass(frozen=True)
+class ShingleParams(MethodParams):
+    """k-Shingle: word k-grams.
+
+    Attributes:
+        k: Words per shingle (the method names ``3-shingle``, ``4-shingle``,
+            ``5-shingle`` set it).
+    """
+
+    k: int = param(3, "words per shingle", low=1, cli=False)
+
+
+@dataclass(frozen=True)
+class IMatchParams(MethodParams):
+    """I-Match: one digest of the tokens whose normalised IDF lies in [low, high].
+
+    Attributes:
+        low: Lowest normalised IDF kept (drops the most frequent words).
+        high: Highest normalised IDF kept (1.0 keeps the rarest words).
+    """
+
+    threshold: float = param(1.0, "equal digests only", low=0.0, high=1.0, above=True, cli=False)
+    low: float = param(0.3, "I-Match: lowest normalised IDF kept", flag="--imatch-low", low=0.0)
+    high: float = param(1.0, "I-Match: highest normalised IDF kept", flag="--imatch-high", low=0.0)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.low > self.high:
+            raise ConfigError(f"--imatch-low must be <= --imatch-high, got {self.low:g} > {self.high:g}")
+
+
+@dataclass(frozen=True)
+class SpotSigParams(MethodParams):
+    """SpotSig: chains after stopwords (the antecedent itself not hashed).
+
+    Attributes:
+        stopwords: ``full`` (the ~365-word list) or ``small`` (the SpotSigs
+            paper's short list); the method name ``spotsig-small`` sets it.
+        chain: Tokens chained after a stopword.
+        spacing: Distance between chained tokens.
+    """
+
+    threshold: float = param(0.7, "the method's default threshold", low=0.0, high=1.0, above=True, cli=False)
+    stopwords: str = param("full", "SpotSig antecedents", choices=("full", "small"), cli=False)
+    chain: int = param(3, "SpotSig: tokens chained after a stopword", flag="--spotsig-chain", low=1)
+    spacing: int = param(1, "SpotSig: spacing of chained tokens", flag="--spotsig-spacing", low=1)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every parameter of a run: the pipeline's, and each method's nested.
+
+    Frozen and validated: an out-of-range value raises :class:`ConfigError`
+    naming the option. ``dataclasses.replace`` makes a changed copy.
+
+    Attributes:
+        method: The registered method that makes the fingerprints (see
+            :mod:`partialdup.methods`).
+        threshold: τ; None means the chosen method's own default (0.6 for
+            low-idf-sig).
+        containment: Two sentences are also copies when this share of the
+            smaller one's features lies in the larger (their boundaries
+            differ: a verse copied out of a longer sentence, a heading pasted
+            in front of another sentence); 0 turns the rule off.
+        min_contained: The smaller sentence needs at least this many features
+            for the containment rule.
+        gap: Unmatched sentences tolerated inside one span, on either side.
+        max_postings: Features held by more sentences are not used to find
+            candidates (reported in the run's statistics).
+        max_sentence_chars: A run of text without a terminator is cut into
+            sentences of at most this many characters.
+        min_tokens: Sentences with fewer tokens are not matched on their own
+            (a heading such as "描述" or "See also" recurs everywhere); they
+            can still lie inside a span, between matched sentences.
+        boilerplate: A sentence that matches sentences of this many other
+            documents or more is boilerplate (a licence line, a man-page
+            footer) and none of its pairs is reported; 0 turns this off.
+        refine: Trim span edges to the aligned characters where the text is
+            known (see :mod:`partialdup.match.refine`).
+        near_ratio: A pair the index finds with bag-Jaccard below τ but at
+            least τ / 2 is also a copy when the two sentences' normalised
+            letters and digits agree at this rapidfuzz ratio (0-100; see
+            :mod:`partialdup.match.verify`); 0 turns the second look off.
+        embedded_ratio: A pair the index finds with half of the smaller bag
+            in the larger is also a copy when the shorter sentence's letters
+            lie inside the longer's at this rapidfuzz partial_ratio (0-100):
+            a sentence copied into another without a sentence boundary, or
+            quoted inside it; 0 turns it off.
+        min_shared: A pair that shares fewer features than this (one or two
+            chains, which different sentences share by chance: 你也可以使用…)
+            is a copy only when another pair of the two documents could
+            chain with it, or its characters agree. A rejoined pair of
+            sentences needs this many shared features outright. 1 turns both
+            off.
+        rejoin: Also match two neighbouring sentences read as one where a
+            line break may have cut a sentence in two (see
+            :func:`partialdup.text.sentences.rejoinable`).
+        single_origin: In ``check`` (A = query), a query passage has one
+            origin per reference document: a span whose query side lies
+            mostly inside longer spans of the same pair is dropped (see
+            :mod:`partialdup.match.origin`). ``detect`` keeps every span.
+        low_idf_sig: Low-IDF-Sig's parameters.
+        shingle: k-Shingle's parameters.
+        i_match: I-Match's parameters.
+        spotsig: SpotSig's parameters.
+    """
+
+    method: str = param("low-idf-sig", "fingerprint method", cli=False)
+    threshold: float | None = param(
+        None, "tau, minimum similarity of a copied sentence pair (default: the method's, 0.6 for low-idf-sig)",
+        low=0.0, high=1.0, above=True,
+    )
+    containment: float = param(
+        0.8, "also a copy: this share of the smaller sentence's features in the larger", low=0.0, high=1.0, off=0
+    )
+    min_contained: int = param(3, "features the smaller sentence needs for --containment", low=1)
+    gap: int = param(3, "unmatched sentences tolerated inside a span", low=0)
+    max_postings: int = param(2000, "ignore features in more sentences than this for candidates", low=1)
+    max_sentence_chars: int = param(
+        1000, "cut text without a terminator into sentences of at most this many characters", low=1, sweep=False
+    )
+    min_tokens: int = param(3, "sentences with fewer tokens are not matched on their own", low=1)
+    boilerplate: int = param(
+        3, "a sentence matching this many other documents is boilerplate and not reported", low=0, off=0
+    )
+    refine: bool = param(True, "keep whole-sentence span edges (no character-level trimming)", flag="--no-refine")
+    # One character deleted or doubled in ten gives ratio 95, one replaced 90,
+    # a two-character word replaced in twenty 90; two template sentences that
+    # differ in what they are about (显示版本信息并退出 / 显示帮助信息并退出) give 78.
+    near_ratio: float = param(
+        90.0, "a pair with bag-Jaccard in [tau/2, tau) is also a copy when its normalised letters agree at this "
+        "rapidfuzz ratio", low=0.0, high=100.0, off=0,
+    )
+    # The best window of the longer text may differ from the shorter in one
+    # character in twenty: stricter than near_ratio, since the window is
+    # chosen to fit.
+    embedded_ratio: float = param(
+        95.0, "a sentence copied inside a longer one (no sentence boundary between it and the host text, or quoted) "
+        "is a copy when its normalised letters lie inside the longer's at this rapidfuzz partial_ratio",
+        low=0.0, high=100.0, off=0,
+    )
+    min_shared: int = param(
+        3, "a pair sharing fewer features is a copy only when another pair could chain with it or its characters "
+        "agree", low=1, off=1,
+    )
+    rejoin: bool = param(
+        True, "do not also match neighbouring sentences read as one across a line break that may be a wrap",
+        flag="--no-rejoin",
+    )
+    single_origin: bool = param(
+        True, "check/pan: also report a query passage's matches with repeats in the same reference "
+        "(default: one origin per passage)", flag="--all-origins",
+    )
+    low_idf_sig: LowIdfSigParams = field(default_factory=LowIdfSigParams)
+    shingle: ShingleParams = field(default_factory=ShingleParams)
+    i_match: IMatchParams = field(default_factory=IMatchParams)
+    spotsig: SpotSigParams = field(default_factory=SpotSigParams)
+
+    #: The nested method parameters, by field name.
+    METHOD_FIELDS: ClassVar[tuple[str, ...]] = ("low_idf_sig", "shingle", "i_match", "spotsig")
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    def changed(self, values: dict[str, Any]) -> Config:
+        """A copy with some parameters changed; nested ones as ``"low_idf_sig.antecedents"``.
+
+        Raises:
+            ConfigError: A name is not a parameter, or a value is out of range.
+        """
+        top: dict[str, Any] = {}
+        nested: dict[str, dict[str, Any]] = {}
+        for name, value in values.items():
+            group, _, inner = name.rpartition(".")
+            if group:
+                if group not in self.METHOD_FIELDS or inner not in _field_names(getattr(self, group)):
+                    raise ConfigError(f"unknown parameter {name!r}")
+                nested.setdefault(group, {})[inner] = value
+            elif name in _field_names(self):
+                top[name] = value
+            else:
+                raise ConfigError(f"unknown parameter {name!r}")
+        for group, inner_values in nested.items():
+            top[group] = dataclasses.replace(getattr(self, group), **inner_values)
+        return dataclasses.replace(self, **top)
+
+    def describe(self, names: Sequence[str]) -> str:
+        """``name=value`` of the given parameters (dotted for nested ones), for reports."""
+        parts = []
+        for name in names:
+            group, _, inner = name.rpartition(".")
+            value = getattr(getattr(self, group), inner) if group else getattr(self, name)
+            parts.append(f"{inner or name}={value:g}" if isinstance(value, float) else f"{inner or name}={value}")
+        return " ".join(parts)
+
+
+def _field_names(instance: object) -> set[str]:
+    return {f.name for f in dataclasses.fields(instance)}  # type: ignore[arg-type]
