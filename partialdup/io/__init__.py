@@ -1,1 +1,1 @@
-"""I/O: reading documents, writing JSONL, the PAN text-alignment formats."""
+"""I/O: reading documents in any encoding, writing JSONL safely, the terminal summary and progress, the PAN formats."""

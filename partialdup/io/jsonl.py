@@ -1,13 +1,58 @@
-"""Output: spans as JSONL records (the schema documented in the README)."""
+"""Output: spans as JSONL records (the schema documented in the README).
+
+The output is always valid UTF-8. A document id that is not (a file name
+whose bytes are not UTF-8, which Python holds as the lone surrogates
+U+DC80-U+DCFF, "surrogate escapes") is written with JSON escapes for those
+characters, ``\\udce9`` for the byte 0xE9: a JSON reader gets back the same
+string, and ``os.fsencode`` of it gives back the file name's bytes.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+import re
+from typing import IO, Any, Iterable, Iterator
 
 from partialdup.core.types import Span
 
-__all__ = ["span_record", "write_jsonl", "span_line"]
+__all__ = [
+    "span_record", "write_jsonl", "write_jsonl_bytes", "span_line", "escape_surrogates", "printable", "jsonl_records",
+]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(line: str) -> str:
+    """A JSON text with every lone surrogate written as its ``\\uXXXX`` escape."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", line)
+
+
+def printable(name: str) -> str:
+    """A name for a message or the terminal: a surrogate escape shown as ``\\xe9``."""
+    return _SURROGATE.sub(_shown, name) if _SURROGATE.search(name) else name
+
+
+def _shown(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"  # a byte, or any other lone surrogate
+
+
+def jsonl_records(name: str, text: str) -> Iterator[tuple[str, Any, str | None]]:
+    """The records of a JSONL text, blank lines passed over.
+
+    Yields:
+        ``(where, record, problem)``: ``where`` is ``name:line``; ``problem``
+        is None, or ``"name:line:column: not valid JSON (...)"`` (and
+        ``record`` None).
+    """
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{name}:{lineno}"
+        try:
+            yield where, json.loads(line), None
+        except json.JSONDecodeError as error:
+            yield where, None, f"{where}:{error.colno}: not valid JSON ({error.msg})"
 
 
 def span_record(span: Span) -> dict[str, object]:
@@ -27,8 +72,10 @@ def span_record(span: Span) -> dict[str, object]:
 
 
 def span_line(span: Span) -> str:
-    """One JSONL line (no newline); UTF-8 text kept as is, byte-stable."""
-    return json.dumps(span_record(span), ensure_ascii=False, separators=(", ", ": "))
+    """One JSONL line (no newline); UTF-8 text kept as is, byte-stable; ids
+    that are not valid UTF-8 escaped (see the module notes)."""
+    line = json.dumps(span_record(span), ensure_ascii=False, separators=(", ", ": "))
+    return escape_surrogates(line) if _SURROGATE.search(line) else line
 
 
 def write_jsonl(spans: Iterable[Span], stream: IO[str]) -> int:
@@ -36,5 +83,15 @@ def write_jsonl(spans: Iterable[Span], stream: IO[str]) -> int:
     count = 0
     for span in spans:
         stream.write(span_line(span) + "\n")
+        count += 1
+    return count
+
+
+def write_jsonl_bytes(spans: Iterable[Span], stream: IO[bytes]) -> int:
+    """Write one UTF-8 line per span to a binary stream (standard output's
+    buffer: UTF-8 whatever the locale says); returns how many were written."""
+    count = 0
+    for span in spans:
+        stream.write((span_line(span) + "\n").encode("utf-8"))
         count += 1
     return count

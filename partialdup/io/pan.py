@@ -21,6 +21,7 @@ from typing import Iterable
 
 from partialdup.core.errors import PanFormatError
 from partialdup.core.types import Case, Span
+from partialdup.io.output import atomic_output
 
 __all__ = [
     "Detection",
@@ -102,7 +103,8 @@ def write_detections(
     """Write one document pair's detections as a PAN XML file.
 
     The output is deterministic: detections sorted, attributes in a fixed
-    order, XML-escaped, UTF-8, ``\\n`` line ends and a trailing newline.
+    order, XML-escaped, UTF-8, ``\\n`` line ends and a trailing newline. The
+    file is replaced whole (see :func:`partialdup.io.output.atomic_output`).
 
     Args:
         path: The file to write (see :func:`detection_filename`).
@@ -120,7 +122,7 @@ def write_detections(
             f' source_offset="{int(source_offset)}" source_length="{int(source_length)}"/>'
         )
     lines.append("</document>")
-    with Path(path).open("w", encoding="utf-8", newline="\n") as handle:
+    with atomic_output(path, sync=False) as handle:  # a killed run leaves whole files only
         handle.write("\n".join(lines) + "\n")
 
 

@@ -1,25 +1,43 @@
-"""Reading documents: ``.txt`` files, folders of them, and ``.jsonl`` files.
+"""Reading documents: ``.txt`` files, folders of them, ``.jsonl`` files and standard input.
 
-User errors never raise a traceback: a file that cannot be read is reported in
-one line naming it and skipped (or, with ``strict``, raises :class:`InputError`
-carrying that line). Offsets everywhere refer to the decoded text, which is the
-file's UTF-8 text with a leading BOM removed and line ends left untouched.
+Bad input never aborts good input, and never raises a traceback. A file, a
+folder or a JSONL line that cannot be read is reported in one line naming it
+(and the line and column) and passed over; with ``strict``, the first such
+problem raises :class:`InputError` carrying that line instead. Only a path
+given that does not exist at all is an error in any case (a typo on the
+command line should stop the run before any work). Two documents with one id
+do not stop the run either: the second is renamed ``ID#2`` (``#3``, ...) and
+the renaming is reported with both places.
+
+Offsets everywhere refer to the decoded text: the file's text in its encoding
+(detected, see :mod:`partialdup.io.encoding`, or given), with a leading
+byte-order mark removed and line ends left untouched.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import errno
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import BinaryIO, Callable, Iterator, Sequence
 
 from partialdup.core.errors import InputError
 from partialdup.core.types import Document
+from partialdup.io.encoding import Decoded, decode_bytes
+from partialdup.io.jsonl import jsonl_records
 
-__all__ = ["ReadResult", "read_documents", "read_text", "decode_text"]
+__all__ = ["ReadResult", "read_documents", "read_text", "decode_text", "STDIN", "STDIN_ID"]
 
 TEXT_SUFFIXES = (".txt",)
 JSONL_SUFFIXES = (".jsonl",)
+
+#: The path that stands for standard input on the command line.
+STDIN = "-"
+#: The id of the document read from standard input.
+STDIN_ID = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -28,123 +46,278 @@ class ReadResult:
 
     Attributes:
         documents: The documents, in the order given (folders sorted by path).
-        skipped: One message per file or JSONL line that was skipped.
+        skipped: One message per file, folder or JSONL line that was passed
+            over (``"path:line:column: what is wrong"``).
         ignored_files: Files inside folders whose suffix is neither ``.txt``
             nor ``.jsonl``.
+        renamed: One message per document whose id was already taken, with
+            both places and the id it was given.
+        encodings: ``(file, encoding)`` of every file read, in order.
     """
 
     documents: tuple[Document, ...]
     skipped: tuple[str, ...]
     ignored_files: int = 0
+    renamed: tuple[str, ...] = ()
+    encodings: tuple[tuple[str, str], ...] = ()
 
 
-def decode_text(data: bytes, name: str) -> str:
-    """Decode UTF-8 (BOM removed); raise :class:`InputError` for binary or non-UTF-8 data."""
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InputError(f"{name}: binary file (NUL byte at offset {nul})")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{name}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
-        ) from None
+def decode_text(data: bytes, name: str, encoding: str | None = None) -> str:
+    """Decode a file's bytes (encoding detected unless given; BOM removed).
+
+    Raises:
+        InputError: Binary data, or bytes not valid in any encoding tried.
+    """
+    return decode_bytes(data, name, encoding).text
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, encoding: str | None = None) -> str:
     """One file's decoded text; raises :class:`InputError` naming it when it cannot be read."""
-    try:
-        return decode_text(path.read_bytes(), str(path))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror})") from None
+    return _read_decoded(path, encoding).text
 
 
-def read_documents(paths: Sequence[str | Path], *, strict: bool = False) -> ReadResult:
+@dataclass
+class _Reading:
+    """What :func:`read_documents` gathers as it goes."""
+
+    strict: bool
+    documents: list[Document] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    renamed: list[str] = field(default_factory=list)
+    encodings: list[tuple[str, str]] = field(default_factory=list)
+    origin: dict[str, str] = field(default_factory=dict)
+    ignored: int = 0
+
+    def problem(self, message: str) -> None:
+        if self.strict:
+            raise InputError(message)
+        self.skipped.append(message)
+
+    def add(self, where: str, document: Document) -> None:
+        first = self.origin.get(document.id)
+        if first is not None:
+            message = f"{where}: duplicate document id {document.id!r} (first in {first})"
+            if self.strict:
+                raise InputError(message)
+            new_id = _free_id(document.id, self.origin)
+            self.renamed.append(f"{message}, read as {new_id!r}")
+            document = Document(new_id, document.text, document.fields)
+        self.origin[document.id] = where
+        self.documents.append(document)
+
+    def result(self) -> ReadResult:
+        return ReadResult(
+            tuple(self.documents), tuple(self.skipped), self.ignored, tuple(self.renamed), tuple(self.encodings)
+        )
+
+
+def read_documents(
+    paths: Sequence[str | Path],
+    *,
+    strict: bool = False,
+    encoding: str | None = None,
+    stdin: BinaryIO | None = None,
+) -> ReadResult:
     """Read every document under the given paths.
 
     Args:
-        paths: Files (``.txt`` or any text; ``.jsonl`` of ``{"id", "text"}``)
-            and folders (searched recursively for ``.txt`` and ``.jsonl``).
-        strict: Raise :class:`InputError` at the first unreadable file or line
-            instead of skipping it.
+        paths: Files (``.txt`` or any text; ``.jsonl`` of ``{"id", "text"}``),
+            folders (searched recursively for ``.txt`` and ``.jsonl``), and
+            ``-`` for standard input (one text document, id ``<stdin>``).
+        strict: Raise :class:`InputError` at the first unreadable file, folder
+            or line, or duplicate id, instead of passing over it.
+        encoding: Read every file in this encoding instead of detecting it.
+        stdin: What ``-`` reads (``sys.stdin.buffer`` when None).
 
     Returns:
-        The documents and the skip messages.
+        The documents and the messages about what was passed over or renamed.
 
     Raises:
-        InputError: A path does not exist, two documents share an id, or
-            (with ``strict``) anything had to be skipped.
+        InputError: A path does not exist, or (with ``strict``) anything had
+            to be passed over.
     """
-    documents: list[Document] = []
-    skipped: list[str] = []
-    origin: dict[str, str] = {}
-    ignored = 0
-    seen_files: set[Path] = set()
-    for path, doc_id in _files(paths):
+    reading = _Reading(strict)
+    seen: set[str] = set()
+    _check_exist(paths)
+    for path, doc_id, problem in _entries(paths):
+        if problem is not None:
+            reading.problem(problem)
+            continue
         if path is None:
-            ignored += 1
+            reading.ignored += 1
             continue
-        resolved = path.resolve()
-        if resolved in seen_files:
-            skipped.append(f"{path}: given more than once, read once")
+        key = STDIN if path == STDIN else os.path.realpath(path)
+        if key in seen:
+            reading.skipped.append(f"{path}: given more than once, read once")  # harmless, even with strict
             continue
-        seen_files.add(resolved)
-        for where, document, problem in _read_file(path, doc_id):
-            if problem is not None:
-                if strict:
-                    raise InputError(problem)
-                skipped.append(problem)
-                continue
-            assert document is not None
-            if document.id in origin:
-                raise InputError(f"{where}: duplicate document id {document.id!r} (first in {origin[document.id]})")
-            origin[document.id] = where
-            documents.append(document)
-    return ReadResult(tuple(documents), tuple(skipped), ignored)
+        seen.add(key)
+        _read_one(path, doc_id, reading, encoding, stdin)
+    return reading.result()
 
 
-def _files(paths: Sequence[str | Path]) -> Iterator[tuple[Path | None, str]]:
+def _check_exist(paths: Sequence[str | Path]) -> None:
+    # A path given that does not exist is a typo: stop before any work.
     for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file()):
-                if child.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES:
-                    yield child, child.relative_to(path).as_posix()
-                else:
-                    yield None, ""
-        elif path.is_file():
-            yield path, str(given)
-        else:
+        if str(given) != STDIN and not os.path.lexists(given):
             raise InputError(f"{given}: no such file or folder")
 
 
-def _read_file(path: Path, doc_id: str) -> Iterator[tuple[str, Document | None, str | None]]:
+def _free_id(doc_id: str, taken: dict[str, str]) -> str:
+    number = 2
+    while f"{doc_id}#{number}" in taken:
+        number += 1
+    return f"{doc_id}#{number}"
+
+
+def _read_one(path: Path | str, doc_id: str, reading: _Reading, encoding: str | None, stdin: BinaryIO | None) -> None:
     try:
-        text = read_text(path)
+        if path == STDIN:
+            decoded = decode_bytes(_stdin_bytes(stdin), STDIN_ID, encoding)
+        else:
+            decoded = _read_decoded(Path(path), encoding)
     except InputError as error:
-        yield str(path), None, f"{error}, skipped"
+        reading.problem(str(error))
         return
-    if path.suffix.lower() in JSONL_SUFFIXES:
-        yield from _jsonl_documents(path, text)
+    name = STDIN_ID if path == STDIN else str(path)
+    reading.encodings.append((name, decoded.encoding))
+    if path != STDIN and Path(path).suffix.lower() in JSONL_SUFFIXES:
+        for where, document, problem in _jsonl_documents(name, decoded.text):
+            if problem is not None:
+                reading.problem(problem)
+            else:
+                assert document is not None
+                reading.add(where, document)
     else:
-        yield str(path), Document(doc_id, text), None
+        reading.add(name, Document(doc_id, decoded.text))
 
 
-def _jsonl_documents(path: Path, text: str) -> Iterator[tuple[str, Document | None, str | None]]:
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
+def _stdin_bytes(stdin: BinaryIO | None) -> bytes:
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    try:
+        return stream.read()
+    except OSError as error:
+        raise InputError(f"{STDIN_ID}: cannot read ({error.strerror})") from None
+
+
+def _read_decoded(path: Path, encoding: str | None) -> Decoded:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
+    return decode_bytes(data, str(path), encoding)
+
+
+# --- which files: paths given, folders walked -------------------------------
+
+#: (path to read, or None for a file ignored by its suffix; document id; problem)
+_Entry = tuple["Path | str | None", str, "str | None"]
+
+
+def _entries(paths: Sequence[str | Path]) -> Iterator[_Entry]:
+    for given in paths:
+        if str(given) == STDIN:
+            yield STDIN, STDIN_ID, None
             continue
-        where = f"{path}:{lineno}"
+        path = Path(given)
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            yield where, None, f"{where}: not valid JSON ({error.msg}), skipped"
+            info = os.stat(path)
+        except OSError as error:
+            yield None, "", _missing(path, error)
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            yield from _folder(path)
+        else:
+            yield path, str(given), _not_regular(path, info.st_mode)
+
+
+def _missing(path: Path, error: OSError) -> str:
+    """Why a path given cannot be followed (a link loop, a broken link, no permission)."""
+    if error.errno == errno.ELOOP:
+        return f"{path}: symbolic link loop"
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return f"{path}: broken symbolic link (to {os.readlink(path)})"
+    return f"{path}: cannot read ({error.strerror})"
+
+
+def _not_regular(path: Path, mode: int) -> str | None:
+    """Why a path that is not a folder is not read (None: a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        # Reading a named pipe waits for a writer, maybe for ever.
+        return f"{path}: a named pipe (FIFO), not a file; pipe it into standard input as -"
+    if stat.S_ISSOCK(mode):
+        return f"{path}: a socket, not a file"
+    return f"{path}: a device, not a file"
+
+
+def _folder(root: Path) -> Iterator[_Entry]:
+    """Every entry under a folder, sorted by path; ids are relative paths."""
+    found: list[tuple[Path, str | None]] = []
+    _walk(root, found)
+    for path, problem in sorted(found, key=lambda entry: entry[0]):
+        if problem is not None:
+            yield None, "", problem
+        elif path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES:
+            yield path, path.relative_to(root).as_posix(), None
+        else:
+            yield None, "", None  # ignored
+
+
+def _walk(folder: Path, found: list[tuple[Path, str | None]]) -> None:
+    # Links to folders are not followed (a loop could never end); links to
+    # files are. An unreadable folder is reported like an unreadable file.
+    try:
+        with os.scandir(folder) as entries:
+            children = list(entries)
+    except OSError as error:
+        found.append((folder, f"{folder}: cannot read folder ({error.strerror})"))
+        return
+    for entry in children:
+        path = Path(entry.path)
+        if _is(entry.is_dir, follow_symlinks=False):
+            _walk(path, found)
+        elif path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES:
+            found.append((path, _child_problem(path, entry)))
+        elif _is(entry.is_file):
+            found.append((path, None))  # a file of another kind: counted as ignored
+
+
+def _is(test: Callable[..., bool], **options: bool) -> bool:
+    try:
+        return test(**options)
+    except OSError:
+        return False
+
+
+def _child_problem(path: Path, entry: os.DirEntry) -> str | None:
+    try:
+        mode = entry.stat().st_mode
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return f"{path}: symbolic link loop"
+        if error.errno == errno.ENOENT and entry.is_symlink():
+            return f"{path}: broken symbolic link (to {os.readlink(path)})"
+        return f"{path}: cannot read ({error.strerror})"
+    if stat.S_ISDIR(mode):
+        return f"{path}: a link to a folder, not followed"
+    return _not_regular(path, mode)
+
+
+# --- JSONL ------------------------------------------------------------------
+
+
+def _jsonl_documents(name: str, text: str) -> Iterator[tuple[str, Document | None, str | None]]:
+    for where, record, problem in jsonl_records(name, text):
+        if problem is not None:
+            yield where, None, problem
             continue
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            yield where, None, f"{where}: expected an object with a string 'text', skipped"
+            yield where, None, f"{where}: expected an object with a string 'text'"
             continue
         doc_id = record.get("id")
         if isinstance(doc_id, bool) or not isinstance(doc_id, (str, int)):
-            yield where, None, f"{where}: expected a string or integer 'id', skipped"
+            yield where, None, f"{where}: expected a string or integer 'id'"
             continue
-        yield where, Document(str(doc_id), record["text"]), None
+        fields = {key: value for key, value in record.items() if key not in ("id", "text")}  # a date, a URL, ...
+        yield where, Document(str(doc_id), record["text"], fields), None

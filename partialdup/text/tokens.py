@@ -1,9 +1,10 @@
 """Normalisation and tokenization of sentences, with exact offsets.
 
 Matching happens on a normalised copy of the text: NFKC (full width to half
-width), case folding and Traditional to Simplified Chinese. Normalisation is
-applied character by character, so every normalised character knows the
-original character it came from and every :class:`~partialdup.core.types.Token`
+width), case folding and Traditional to Simplified Chinese, invisible
+characters dropped and combining marks composed (see
+:mod:`partialdup.text.normalise`). Every normalised character knows the
+original character it came from, so every :class:`~partialdup.core.types.Token`
 maps back to the original text. Chinese words then get one form for Taiwan
 and mainland usage (see ``Tokenizer._common_word``); jieba is taught the
 Taiwan words it lacks (``data/taiwan_words.tsv``) so that it keeps them whole. (Per-character conversion also makes the
@@ -17,17 +18,21 @@ whose punctuation was changed still matches.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
-import unicodedata
+import os
+import stat
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import regex
 
 from partialdup.core.chars import HAN_CLASS, is_han
 from partialdup.core.types import Token
+from partialdup.text.normalise import Normaliser, normalise_char
 
-__all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS"]
+__all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS", "jieba_cache_dir"]
 
 #: Taiwan words jieba's dictionary lacks, in the Simplified script the
 #: tokenizer segments (made by ``scripts/build_taiwan_words.py``).
@@ -59,16 +64,57 @@ def _converter(config: str):  # type: ignore[no-untyped-def]
     return opencc.OpenCC(config)
 
 
-def normalise_char(char: str, converter) -> str:  # type: ignore[no-untyped-def]
-    """Normalise one character: NFKC, case folding, Traditional to Simplified.
+#: Where jieba's prefix dictionary is cached when no cache folder can be
+#: used: a path under a file, so jieba finds no cache there and cannot write
+#: one (it has no switch to turn its cache off).
+_NO_CACHE = os.devnull
 
-    The result may be empty (a format character) or longer than one character
-    (a ligature such as U+FB01).
+
+def jieba_cache_dir() -> str:
+    """The folder for jieba's dictionary cache: ``$XDG_CACHE_HOME/partialdup``
+    or ``~/.cache/partialdup``, made private (0700) when missing.
+
+    jieba's own default is ``/tmp/jieba.cache``, one file for every user of
+    the machine: once another user made it, writing it fails with a
+    traceback, and reading it trusts a file anyone could have written. So the
+    cache lives in the user's own folder, and when that folder cannot be made,
+    is not a folder of this user's or is not writable, there is no cache
+    (jieba builds its dictionary each time, about a second): a string that
+    jieba cannot use as a folder is returned.
     """
-    folded = unicodedata.normalize("NFKC", char).casefold()
-    if folded and not folded.isascii():
-        folded = converter.convert(folded)
-    return folded
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG specification: relative values are ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "partialdup")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return _NO_CACHE
+    own = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+    usable = stat.S_ISDIR(info.st_mode) and own and os.access(folder, os.W_OK | os.X_OK)
+    return folder if usable else _NO_CACHE
+
+
+@contextlib.contextmanager
+def _jieba_silenced() -> Iterator[None]:
+    # jieba logs a traceback when it cannot write its cache; that is not the
+    # user's concern (there is simply no cache), so nothing below CRITICAL.
+    logger = logging.getLogger("jieba")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _cache_name(dictionary: str) -> str:
+    # One cache per dictionary file and version of it: jieba reloads its
+    # default dictionary's cache without comparing dates.
+    info = os.stat(dictionary)
+    key = f"{os.path.abspath(dictionary)}\0{info.st_size}\0{info.st_mtime_ns}"
+    return f"jieba-{hashlib.blake2b(key.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}.cache"
 
 
 class Tokenizer:
@@ -92,12 +138,16 @@ class Tokenizer:
 
         logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
         self._jieba = jieba.Tokenizer(jieba_dictionary or jieba.DEFAULT_DICT)
-        self._jieba.initialize()
+        self._jieba.tmp_dir = jieba_cache_dir()
+        dictionary = jieba_dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
+        self._jieba.cache_file = _cache_name(dictionary)
+        with _jieba_silenced():
+            self._jieba.initialize()
         for word, frequency in _extra_words(taiwan_words):
             self._jieba.add_word(word, frequency)
         self._converter = _converter("t2s")
         self._words = regex.compile(_TOKEN_PATTERN, _TOKEN_FLAGS)
-        self._table = _NormalisationTable(self._converter)
+        self._normalise = Normaliser(self._converter)
         self._to_taiwan = _converter("s2twp")
         self._to_mainland = _converter("tw2sp")
         self._words_cache: dict[str, str] = {}
@@ -108,17 +158,12 @@ class Tokenizer:
 
         Returns:
             The normalised string and, when some character of the text does not
-            normalise to exactly one character, the list giving for every
-            normalised character the offset of its original character
-            (``None`` means offsets are the identity).
+            normalise to exactly one character of its own, the list giving for
+            every normalised character the offset of its original character
+            (``None`` means offsets are the identity; see
+            :class:`~partialdup.text.normalise.Normaliser`).
         """
-        if text.isascii():
-            return text.lower(), None
-        normalised = text.translate(self._table)  # C speed; the table fills itself
-        if self._table.irregular.isdisjoint(text):
-            return normalised, None
-        pieces = [self._table[ord(char)] for char in text]
-        return normalised, [i for i, piece in enumerate(pieces) for _ in piece]
+        return self._normalise(text)
 
     def tokenize(self, text: str, start: int = 0, end: int | None = None) -> list[Token]:
         """Tokens of ``text[start:end]``, with offsets into ``text``.
@@ -129,14 +174,15 @@ class Tokenizer:
             end: Offset one past its end (the text's end when None).
         """
         stretch = text[start:end]
-        normalised, origin = self.normalise(stretch)
+        normalised, origin, ends = self._normalise.mapped(stretch)
+        mapping = _Mapping(origin, ends, start)
         tokens: list[Token] = []
         for match in self._words.finditer(normalised):
             (lo, hi), piece = match.span(), match.group()
             if piece[0] > "\u2fff" and is_han(piece[0]):
-                self._add_chinese(piece, lo, origin, start, tokens)
+                self._add_chinese(piece, lo, mapping, tokens)
             else:
-                tokens.append(_token(piece, lo, hi, origin, start))
+                tokens.append(mapping.token(piece, lo, hi))
         return tokens
 
     def match_form(self, word: str) -> str:
@@ -170,9 +216,7 @@ class Tokenizer:
         after, _ = self.normalise(second[:1])
         return bool(before) and bool(after) and is_han(before[-1]) and is_han(after[0])
 
-    def _add_chinese(
-        self, run: str, lo: int, origin: Sequence[int] | None, base: int, out: list[Token]
-    ) -> None:
+    def _add_chinese(self, run: str, lo: int, mapping: _Mapping, out: list[Token]) -> None:
         # Line breaks (and the spaces around them) inside the run are left out
         # of what jieba sees; `where` maps each kept character back.
         where = [i for i, char in enumerate(run) if not char.isspace()] if not run.isalpha() else None
@@ -181,7 +225,7 @@ class Tokenizer:
         for word in self._segment(compact):
             end = position + len(word)
             first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
-            out.append(_token(self._common_word(word), lo + first, lo + last + 1, origin, base))
+            out.append(mapping.token(self._common_word(word), lo + first, lo + last + 1))
             position = end
 
     def clear_cache(self) -> None:
@@ -212,24 +256,27 @@ class Tokenizer:
         return common
 
 
-class _NormalisationTable(dict):
-    """``str.translate`` table: code point -> normalised string, computed on first use.
+class _Mapping:
+    """Normalised offsets of one stretch back to offsets into the whole text.
 
-    ``irregular`` holds the characters that do not normalise to exactly one
-    character; only text containing one of them needs an offset map.
+    Args:
+        origin: Original offset of each normalised character (None: identity).
+        ends: Offset one past its last original character (None: origin + 1).
+        base: Offset of the stretch in the whole text.
     """
 
-    def __init__(self, converter) -> None:  # type: ignore[no-untyped-def]
-        super().__init__()
-        self._converter = converter
-        self.irregular: set[str] = set()
+    __slots__ = ("origin", "ends", "base")
 
-    def __missing__(self, code: int) -> str:
-        char = chr(code)
-        mapped = self[code] = normalise_char(char, self._converter)
-        if len(mapped) != 1:
-            self.irregular.add(char)
-        return mapped
+    def __init__(self, origin: Sequence[int] | None, ends: Sequence[int] | None, base: int) -> None:
+        self.origin, self.ends, self.base = origin, ends, base
+
+    def token(self, word: str, lo: int, hi: int) -> Token:
+        """The token of normalised characters ``lo`` to ``hi``, in original offsets."""
+        origin, base = self.origin, self.base
+        if origin is None:
+            return Token(word, base + lo, base + hi)
+        end = self.ends[hi - 1] if self.ends is not None else origin[hi - 1] + 1
+        return Token(word, base + origin[lo], base + end)
 
 
 def _extra_words(path: str | Path | None) -> list[tuple[str, int]]:
@@ -242,8 +289,3 @@ def _extra_words(path: str | Path | None) -> list[tuple[str, int]]:
             words.append((word, int(frequency)))
     return words
 
-
-def _token(word: str, lo: int, hi: int, origin: Sequence[int] | None, base: int) -> Token:
-    if origin is None:
-        return Token(word, base + lo, base + hi)
-    return Token(word, base + origin[lo], base + origin[hi - 1] + 1)

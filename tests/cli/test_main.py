@@ -135,3 +135,178 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     detect.stdout.close()
     assert detect.wait(timeout=300) == 0
     assert b"Traceback" not in detect.stderr.read()
+
+
+# --- issue 14: terminal output, exit codes, output safety, bad input ------------
+
+
+def test_a_terminal_gets_a_summary_and_json_on_request(corpus, capsys, monkeypatch):
+    monkeypatch.setattr(type(__import__("sys").stdout), "isatty", lambda self: True, raising=False)
+    code, out, _ = run(capsys, "detect", str(corpus))
+    first, last = out.splitlines()
+    assert code == 0 and first.startswith('a.txt ↔ b.txt  1 passage, ') and '"The quick brown fox' in first
+    assert last.startswith("1 document pair(s) share 1 copied passage(s) among 2 documents")
+    code, out, _ = run(capsys, "detect", str(corpus), "--json")
+    assert json.loads(out)["a"] == "a.txt"
+    code, out, _ = run(capsys, "check", str(corpus / "a.txt"), "--against", str(corpus / "b.txt"))
+    assert " ← " in out.splitlines()[0]
+
+
+def test_fail_on_match_exits_1_only_when_copies_are_found(corpus, tmp_path, capsys):
+    code, out, _ = run(capsys, "detect", str(corpus), "--fail-on-match")
+    assert code == 1 and len(out.splitlines()) == 1  # the output is written all the same
+    (tmp_path / "x.txt").write_text("Nothing in common here at all.", encoding="utf-8")
+    assert run(capsys, "detect", str(corpus / "a.txt"), str(tmp_path / "x.txt"), "--fail-on-match")[0] == 0
+
+
+def test_version_and_help_with_examples(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--version"])
+    assert exit.value.code == 0 and capsys.readouterr().out.startswith("partialdup ")
+    for command in (["detect"], ["check"], ["pan"], ["eval"], ["idf", "build"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        help_text = capsys.readouterr().out
+        assert "examples:" in help_text and "exit codes:" in help_text, command
+
+
+def test_no_progress_bar_unless_standard_error_is_a_terminal(corpus, capsys, monkeypatch):
+    from partialdup.io.progress import Progress
+
+    monkeypatch.setattr(Progress, "DELAY", 0)
+    _, _, err = run(capsys, "detect", str(corpus))
+    assert "reading documents" not in err and "\r" not in err
+    assert not Progress.on_terminal(quiet=True).enabled
+
+
+def test_quiet_and_verbose(corpus, capsys):
+    _, _, err = run(capsys, "detect", str(corpus), "--quiet")
+    assert err == f"partialdup: skipped: {corpus / 'bin.txt'}: binary file (NUL byte at offset 0)\n"
+    _, _, err = run(capsys, "detect", str(corpus), "-v")
+    assert f"partialdup: read {corpus / 'a.txt'} (utf-8)" in err
+
+
+def test_encodings_found_and_given(tmp_path, capsys):
+    text = "老王把这一段话原样抄进了自己的文章里面。这样做是不对的，应该注明出处。\n"
+    (tmp_path / "gbk.txt").write_bytes(("开头不同的一句话。\n" + text).encode("gbk"))
+    (tmp_path / "u16.txt").write_bytes(("另一个开头。\n" + text).encode("utf-16"))
+    code, out, err = run(capsys, "detect", str(tmp_path), "-v")
+    assert code == 0 and "(gb18030)" in err and "(utf-16)" in err
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert (record["a"], record["b"]) == ("gbk.txt", "u16.txt")
+    text_a = "开头不同的一句话。\n" + text
+    assert text_a[record["a_start"] : record["a_end"]] == text.strip()  # offsets in characters of the decoded text
+    code, _, err = run(capsys, "detect", str(tmp_path), "--encoding", "klingon")
+    assert code == 2 and err == "partialdup: error: --encoding: unknown encoding 'klingon'\n"
+
+
+def test_outputs_are_checked_before_any_work(corpus, tmp_path, capsys, monkeypatch):
+    import partialdup.pipeline.factory as factory
+
+    monkeypatch.setattr(factory, "make_detector", lambda *a, **k: pytest.fail("work started"))
+    for output, problem in ((tmp_path / "no" / "out.jsonl", f"folder {tmp_path / 'no'} does not exist"), (tmp_path, "is a folder")):
+        code, out, err = run(capsys, "detect", str(corpus), "-o", str(output))
+        assert code == 2 and out == "" and err == f"partialdup: error: {output}: {problem}\n"
+    code, _, err = run(capsys, "idf", "build", str(corpus), "-o", str(tmp_path / "no" / "t.tsv"))
+    assert code == 2 and err == f"partialdup: error: {tmp_path / 'no' / 't.tsv'}: folder {tmp_path / 'no'} does not exist\n"
+
+
+def test_a_full_disk_keeps_the_old_output(corpus, tmp_path, capsys, monkeypatch):
+    import errno
+    import os
+
+    from partialdup.io import output
+
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "out.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(output.os, "fsync", full)
+    code, _, err = run(capsys, "detect", str(corpus), "-o", str(target))
+    assert code == 2 and err.endswith(f"partialdup: error: {target}: cannot write (No space left on device)\n")
+    assert "Traceback" not in err and err.count("error") == 1
+    assert target.read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path / "out") == ["out.jsonl"]
+
+
+def test_standard_input_is_a_document(corpus, capsys, monkeypatch):
+    import io
+    import sys
+
+    piped = io.TextIOWrapper(io.BytesIO(("Quoted here. " + TEXT).encode("utf-8")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", piped)
+    code, out, _ = run(capsys, "check", "-", "--against", str(corpus / "b.txt"))
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and record["a"] == "<stdin>" and record["a_start"] == len("Quoted here. ")
+
+
+def test_two_folders_with_one_file_name_do_not_stop_the_run(tmp_path, capsys):
+    for folder, opening in (("one", "First words of my own."), ("two", "Other words entirely.")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "essay.txt").write_text(f"{opening} {TEXT}", encoding="utf-8")
+    code, out, err = run(capsys, "detect", str(tmp_path / "one"), str(tmp_path / "two"))
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and (record["a"], record["b"]) == ("essay.txt", "essay.txt#2")
+    assert f"partialdup: renamed: {tmp_path / 'two' / 'essay.txt'}: duplicate document id 'essay.txt' (first in {tmp_path / 'one' / 'essay.txt'}), read as 'essay.txt#2'\n" in err
+    code, out, err = run(capsys, "detect", str(tmp_path / "one"), str(tmp_path / "two"), "--strict")
+    assert code == 2 and out == "" and err.endswith("duplicate document id 'essay.txt' (first in " + str(tmp_path / "one" / "essay.txt") + ")\n")
+
+
+def test_a_bug_is_exit_3_with_its_traceback(corpus, capsys, monkeypatch):
+    from partialdup.pipeline.detector import Detector
+
+    def broken(self, documents):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Detector, "detect", broken)
+    code, _, err = run(capsys, "detect", str(corpus))
+    assert code == 3 and "Traceback" in err and "RuntimeError: boom" in err
+    assert err.splitlines()[-1] == "partialdup: internal error (a bug: please report it with the lines above)"
+
+
+def test_a_named_pipe_and_a_link_loop_given_do_not_stop_the_run(corpus, tmp_path, capsys):
+    import os
+    import signal
+
+    os.mkfifo(tmp_path / "pipe")  # nobody writes to it: reading it would wait for ever
+    os.symlink("loop", tmp_path / "loop")
+
+    def hung(signum, frame):
+        raise TimeoutError("the run waited on the named pipe")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    try:
+        code, out, err = run(capsys, "detect", str(tmp_path / "pipe"), str(tmp_path / "loop"), str(corpus))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert code == 0 and len(out.splitlines()) == 1
+    assert err.splitlines()[:2] == [
+        f"partialdup: skipped: {tmp_path / 'pipe'}: a named pipe (FIFO), not a file; pipe it into standard input as -",
+        f"partialdup: skipped: {tmp_path / 'loop'}: symbolic link loop",
+    ]
+
+
+def test_ids_that_are_not_utf8_are_escaped(tmp_path, capsys):
+    import os
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / os.fsdecode(b"caf\xe9.txt")).write_text("Mine first. " + TEXT, encoding="utf-8")
+    (docs / "b.txt").write_text(TEXT + "Then mine.", encoding="utf-8")
+    code, out, _ = run(capsys, "detect", str(docs))
+    assert code == 0 and "caf\\udce9.txt" in out
+    [record] = [json.loads(line) for line in out.encode("utf-8").decode("utf-8").splitlines()]  # valid UTF-8
+    assert os.fsencode(record["b"]) == b"caf\xe9.txt"
+    code, _, _ = run(capsys, "detect", str(docs), "-o", str(tmp_path / "out.jsonl"))
+    assert json.loads((tmp_path / "out.jsonl").read_bytes().decode("utf-8"))["b"] == record["b"]
+
+
+def test_pan_out_dir_that_is_a_file_is_a_user_error(corpus, tmp_path, capsys):
+    pairs = tmp_path / "pairs"
+    pairs.write_text("a.txt b.txt\n", encoding="utf-8")
+    code, _, err = run(capsys, "pan", str(pairs), str(corpus), str(corpus), str(pairs))
+    assert code == 2 and err == f"partialdup: error: {pairs}: not a folder\n"

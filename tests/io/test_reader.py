@@ -1,8 +1,12 @@
+import errno
+import io
 import json
+import os
 
 import pytest
 
 from partialdup.core.errors import InputError
+from partialdup.io import reader
 from partialdup.io.reader import read_documents
 
 
@@ -14,48 +18,140 @@ def test_folder_ids_are_relative_paths_and_bom_is_removed(tmp_path):
     result = read_documents([tmp_path])
     assert [(d.id, d.text) for d in result.documents] == [("a.txt", "first"), ("sub/b.txt", "第二")]
     assert result.ignored_files == 1
+    assert result.encodings == ((str(tmp_path / "a.txt"), "utf-8"), (str(tmp_path / "sub" / "b.txt"), "utf-8-sig"))
 
 
 def test_line_ends_are_kept(tmp_path):
     (tmp_path / "crlf.txt").write_bytes(b"one.\r\ntwo.\r\n")
-    [doc] = read_documents([tmp_path / "crlf.txt"]).documents
-    assert doc.text == "one.\r\ntwo.\r\n"
+    (tmp_path / "cr.txt").write_bytes("一。\r二。\r".encode("gb18030"))
+    crlf, cr = read_documents([tmp_path / "crlf.txt", tmp_path / "cr.txt"]).documents
+    assert crlf.text == "one.\r\ntwo.\r\n" and cr.text == "一。\r二。\r"
 
 
 def test_jsonl_records_and_bad_lines(tmp_path):
     path = tmp_path / "docs.jsonl"
-    lines = [json.dumps({"id": "x", "text": "甲"}), "{not json", json.dumps({"id": 7, "text": "乙"}), json.dumps({"text": 1})]
+    lines = [json.dumps({"id": "x", "text": "甲", "url": "u"}), '{"id": "y", "text": 甲}', json.dumps({"id": 7, "text": "乙"}), json.dumps({"text": 1})]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = read_documents([path])
-    assert [d.id for d in result.documents] == ["x", "7"]
-    assert result.skipped[0].startswith(f"{path}:2: not valid JSON")
-    assert result.skipped[1].startswith(f"{path}:4: expected an object")
-    with pytest.raises(InputError, match=":2: not valid JSON"):
+    assert [d.id for d in result.documents] == ["x", "7"] and result.documents[0].fields == {"url": "u"}
+    assert result.skipped == (f"{path}:2:21: not valid JSON (Expecting value)", f"{path}:4: expected an object with a string 'text'")
+    with pytest.raises(InputError) as error:
         read_documents([path], strict=True)
+    assert str(error.value) == f"{path}:2:21: not valid JSON (Expecting value)"  # no "skipped" when it is not
 
 
-def test_binary_and_non_utf8_files_are_skipped_by_name(tmp_path):
+def test_binary_files_are_skipped_by_name(tmp_path):
     (tmp_path / "bin.txt").write_bytes(b"abc\x00def")
-    (tmp_path / "latin1.txt").write_bytes("café".encode("latin-1"))
     (tmp_path / "ok.txt").write_text("fine", encoding="utf-8")
     result = read_documents([tmp_path])
     assert [d.id for d in result.documents] == ["ok.txt"]
-    assert any("bin.txt: binary file (NUL byte at offset 3)" in m for m in result.skipped)
-    assert any("latin1.txt: not UTF-8 (byte 0xe9 at offset 3)" in m for m in result.skipped)
+    assert result.skipped == (f"{tmp_path / 'bin.txt'}: binary file (NUL byte at offset 3)",)
     with pytest.raises(InputError, match="binary file"):
         read_documents([tmp_path], strict=True)
 
 
-def test_missing_path_and_duplicate_ids_are_user_errors(tmp_path):
-    with pytest.raises(InputError, match="no such file or folder"):
-        read_documents([tmp_path / "nope"])
+def test_encodings_are_detected_and_can_be_given(tmp_path):
+    text = "中文与 English 混合的一行。\n第二行。\n"
+    for name, encoding in (("gbk.txt", "gbk"), ("u16.txt", "utf-16"), ("u16le.txt", "utf-16-le"), ("big5.txt", "big5")):
+        (tmp_path / name).write_bytes(text.encode(encoding))
+    result = read_documents([tmp_path])
+    assert {d.id: d.text for d in result.documents} == dict.fromkeys(["big5.txt", "gbk.txt", "u16.txt", "u16le.txt"], text)
+    assert [e for _, e in result.encodings] == ["big5", "gb18030", "utf-16", "utf-16-le"]
+    [wrong] = read_documents([tmp_path / "gbk.txt"], encoding="big5").documents
+    assert wrong.text != text  # the override is obeyed
+    with pytest.raises(InputError, match=r"gbk.txt: not utf-8 \(byte 0xd6 at line 1, column 1\)"):
+        read_documents([tmp_path / "gbk.txt"], encoding="utf-8", strict=True)
+
+
+def test_missing_path_is_a_user_error_before_any_reading(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(reader, "_read_one", lambda *a: pytest.fail("read before the missing path was noticed"))
+    with pytest.raises(InputError) as error:
+        read_documents([tmp_path / "a.txt", tmp_path / "nope"])
+    assert str(error.value) == f"{tmp_path / 'nope'}: no such file or folder"
+
+
+def test_a_duplicate_id_is_renamed_and_the_run_goes_on(tmp_path):
     path = tmp_path / "d.jsonl"
-    path.write_text('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n', encoding="utf-8")
-    with pytest.raises(InputError, match="duplicate document id 'a'"):
-        read_documents([path])
+    path.write_text('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n{"id": "a", "text": "z"}\n', encoding="utf-8")
+    result = read_documents([path])
+    assert [(d.id, d.text) for d in result.documents] == [("a", "x"), ("a#2", "y"), ("a#3", "z")]
+    assert result.renamed[0] == f"{path}:2: duplicate document id 'a' (first in {path}:1), read as 'a#2'"
+    with pytest.raises(InputError) as error:
+        read_documents([path], strict=True)
+    assert str(error.value) == f"{path}:2: duplicate document id 'a' (first in {path}:1)"
+
+
+def test_two_folders_holding_one_name(tmp_path):
+    for folder, text in (("one", "first"), ("two", "second")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "essay.txt").write_text(text, encoding="utf-8")
+    result = read_documents([tmp_path / "one", tmp_path / "two"])
+    assert [(d.id, d.text) for d in result.documents] == [("essay.txt", "first"), ("essay.txt#2", "second")]
+    one, two = tmp_path / "one" / "essay.txt", tmp_path / "two" / "essay.txt"
+    assert result.renamed == (f"{two}: duplicate document id 'essay.txt' (first in {one}), read as 'essay.txt#2'",)
 
 
 def test_same_file_twice_is_read_once(tmp_path):
     (tmp_path / "a.txt").write_text("x", encoding="utf-8")
-    result = read_documents([tmp_path / "a.txt", tmp_path / "a.txt"])
+    result = read_documents([tmp_path / "a.txt", tmp_path / "a.txt"], strict=True)
     assert len(result.documents) == 1 and "given more than once" in result.skipped[0]
+
+
+def test_standard_input(tmp_path):
+    stdin = io.BytesIO("标准输入。\n".encode("gb18030"))
+    (tmp_path / "a.txt").write_text("x", encoding="utf-8")
+    result = read_documents(["-", tmp_path / "a.txt", "-"], stdin=stdin)
+    assert [(d.id, d.text) for d in result.documents] == [("<stdin>", "标准输入。\n"), (str(tmp_path / "a.txt"), "x")]
+    assert result.encodings[0] == ("<stdin>", "gb18030") and result.skipped == ("-: given more than once, read once",)
+
+
+def test_named_pipe_socket_and_link_problems_have_their_own_line(tmp_path):
+    os.mkfifo(tmp_path / "pipe.txt")  # reading it would wait for a writer for ever
+    os.symlink("loop2.txt", tmp_path / "loop1.txt")
+    os.symlink("loop1.txt", tmp_path / "loop2.txt")
+    os.symlink("gone.txt", tmp_path / "broken.txt")
+    (tmp_path / "ok.txt").write_text("fine", encoding="utf-8")
+    result = read_documents([tmp_path])
+    assert [d.id for d in result.documents] == ["ok.txt"]
+    assert result.skipped == (
+        f"{tmp_path / 'broken.txt'}: broken symbolic link (to gone.txt)",
+        f"{tmp_path / 'loop1.txt'}: symbolic link loop",
+        f"{tmp_path / 'loop2.txt'}: symbolic link loop",
+        f"{tmp_path / 'pipe.txt'}: a named pipe (FIFO), not a file; pipe it into standard input as -",
+    )
+    given = read_documents([tmp_path / "pipe.txt", tmp_path / "loop1.txt", tmp_path / "ok.txt"])
+    assert [d.id for d in given.documents] == [str(tmp_path / "ok.txt")]
+    assert given.skipped[0].endswith("pipe.txt: a named pipe (FIFO), not a file; pipe it into standard input as -")
+    assert given.skipped[1] == f"{tmp_path / 'loop1.txt'}: symbolic link loop"
+    with pytest.raises(InputError, match="broken symbolic link"):
+        read_documents([tmp_path], strict=True)
+
+
+def test_an_unreadable_folder_is_reported_like_an_unreadable_file(tmp_path, monkeypatch):
+    # Tests run as root, whom permissions do not stop: the refusal is simulated.
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open" / "a.txt").write_text("fine", encoding="utf-8")
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "closed" / "b.txt").write_text("hidden", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("locked", encoding="utf-8")
+    real_scandir, real_read = os.scandir, reader.Path.read_bytes
+
+    def scandir(path):
+        if os.path.basename(path) == "closed":
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_scandir(path)
+
+    def read_bytes(path):
+        if path.name == "secret.txt":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_read(path)
+
+    monkeypatch.setattr(reader.os, "scandir", scandir)
+    monkeypatch.setattr(reader.Path, "read_bytes", read_bytes)
+    result = read_documents([tmp_path])
+    assert [d.id for d in result.documents] == ["open/a.txt"]
+    assert result.skipped == (
+        f"{tmp_path / 'closed'}: cannot read folder (Permission denied)",
+        f"{tmp_path / 'secret.txt'}: cannot read (Permission denied)",
+    )

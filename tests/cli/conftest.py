@@ -1,0 +1,12 @@
+"""The command-line tests share one tokenizer: each run would otherwise load
+jieba and OpenCC again (a second or two each), for the same result."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def shared_tokenizer(tokenizer, monkeypatch):
+    import partialdup.pipeline.detector as detector
+
+    made = detector.Tokenizer
+    monkeypatch.setattr(detector, "Tokenizer", lambda *args, **kwargs: made(*args, **kwargs) if args or kwargs else tokenizer)
