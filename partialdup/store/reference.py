@@ -1,0 +1,100 @@
+"""A stored document standing in for :class:`~partialdup.core.types.DocumentFeatures`, unpacked on first use.
+
+A query hands :meth:`~partialdup.pipeline.detector.Detector.check_against`
+every stored document that holds one of its sentences' candidate features,
+but the detector reads the bags and words of only those it pairs sentences
+with; of the others it reads the id, text and sentences (span edges, the
+run's statistics). So each field is built from the blobs when first read,
+and the blobs are read from the database when first needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cached_property
+from typing import Any, Callable, Sequence, overload
+
+from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.store import codec
+
+__all__ = ["StoredReference"]
+
+_DEFAULTS = {
+    f.name: f.default for f in dataclasses.fields(DocumentFeatures) if f.default is not dataclasses.MISSING
+}
+
+
+class _Sentences(Sequence[Sentence]):
+    """A document's sentences, each made when first indexed."""
+
+    def __init__(self, starts: list[int], ends: list[int]) -> None:
+        self._starts, self._ends = starts, ends
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Sentence: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Sentence, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Sentence | tuple[Sentence, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        position = range(len(self))[index]  # negative indexes and IndexError as a tuple's
+        return Sentence(position, self._starts[position], self._ends[position])
+
+
+class StoredReference:
+    """Reads like a ``DocumentFeatures`` (same attribute names and values).
+
+    Args:
+        doc_id: The document's id.
+        packed: Its features blob, unpacked.
+        text_blob: Reads its text blob from the store (called at most once).
+    """
+
+    def __init__(self, doc_id: str, packed: codec.PackedFeatures, text_blob: Callable[[], bytes]) -> None:
+        self.id = doc_id
+        self._packed = packed
+        self._text_blob = text_blob
+
+    @cached_property
+    def _part(self) -> codec.TextPart:
+        return codec.unpack_text_part(self._text_blob(), len(self._packed.bag_sizes))
+
+    @cached_property
+    def _others(self) -> dict[str, Any]:
+        return self._part.others()
+
+    @cached_property
+    def text(self) -> str:
+        return self._part.text
+
+    @cached_property
+    def sentences(self) -> Sequence[Sentence]:
+        # Most candidates are only counted and passed on, never paired: their
+        # Sentence objects are made when indexed.
+        return _Sentences(self._part.starts, self._part.ends)
+
+    @cached_property
+    def tokens(self) -> tuple[int, ...]:
+        return self._part.tokens
+
+    @cached_property
+    def bags(self) -> tuple[Bag, ...]:
+        packed = self._packed
+        return tuple(codec.bags(packed.bag_sizes, packed.features, packed.counts))
+
+    @cached_property
+    def joins(self) -> tuple[tuple[int, Bag], ...]:
+        packed = self._packed
+        return tuple(zip(packed.join_at.tolist(), codec.bags(packed.join_sizes, packed.join_features, packed.join_counts)))
+
+    def __getattr__(self, name: str) -> Any:
+        # The other fields (words, ...): stored by name, or the field's default
+        # for a store written before the field existed.
+        if name.startswith("_") or name not in _DEFAULTS:
+            raise AttributeError(name)
+        return self._others.get(name, _DEFAULTS[name])

@@ -1,0 +1,92 @@
+"""A reference index over a few stored sentences that searches as if it held them all.
+
+:meth:`partialdup.pipeline.detector.Detector.check_against` reads an index
+through three things: ``search(bags, rule, docs=None)``, ``index.sentences``
+(document and sentence of each key) and ``frequent_features()``. A query only
+ever matches sentences that share with it a feature held by at most
+``max_postings`` sentences of the *whole* collection; :class:`PartialIndex`
+holds those sentences only, and takes which features are over the bound, and
+how many postings they hold, from the counts the store keeps, so that its
+matches, scores, candidate and skipped counts equal those of the in-memory
+index built on every stored document.
+
+How: the held sentences are searched twice with a
+:class:`~partialdup.index.sparse.SparseIndex` that bounds nothing, once with
+the full query bags (the pairs the rule accepts, with their full shared
+counts, over-frequent features included, as in memory) and once with the
+bags cut to the features under the bound (the pairs those features make
+candidates); a pair is kept when it is in both.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from partialdup.core.types import Bag
+from partialdup.index.inverted import FeatureIndex
+from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
+from partialdup.methods.similarity import CopyRule
+
+__all__ = ["PartialIndex", "partial_reference_index"]
+
+#: Accepts every pair that shares a feature (bag-Jaccard > 0).
+_ANY = CopyRule(sys.float_info.min, 0.0, 1)
+
+
+class PartialIndex:
+    """Some indexed sentences, searched with the collection's over-frequent features.
+
+    Args:
+        entries: (document number, sentence, bag) of the held sentences, in
+            increasing (document, sentence) order, as the full index would
+            number them.
+        held: Feature -> sentences of the whole collection holding it, for
+            every feature a query may bring (absent: held by none).
+        max_postings: The bound of :class:`~partialdup.core.config.Config`.
+        frequent_total: Features of the whole collection over the bound
+            (called only for the run's statistics).
+    """
+
+    def __init__(
+        self,
+        entries: Sequence[tuple[int, int, Bag]],
+        held: Mapping[int, int],
+        max_postings: int,
+        frequent_total: Callable[[], int],
+    ) -> None:
+        self.index = FeatureIndex(max_postings=sys.maxsize)
+        for doc, sentence, bag in entries:
+            self.index.add(doc, sentence, bag)
+        self._all = SparseIndex(self.index)
+        self._held = held
+        self._max_postings = max_postings
+        self._frequent_total = frequent_total
+
+    def frequent_features(self) -> int:
+        """Features of the whole collection held by more than ``max_postings`` sentences."""
+        return self._frequent_total()
+
+    def _usual(self, bag: Bag) -> Bag:
+        return {f: c for f, c in bag.items() if self._held.get(f, 0) <= self._max_postings}
+
+    def search(self, bags: Sequence[Bag], rule: CopyRule, *, docs: Sequence[int] | None = None) -> PairMatches:
+        """As :meth:`partialdup.index.sparse.SparseIndex.search` on the whole collection."""
+        accepted = self._all.search(bags, rule, docs=docs)
+        reached = self._all.search([self._usual(bag) for bag in bags], _ANY, docs=docs)
+        width = max(len(self.index.sentences), 1)
+        keep = np.isin(accepted.query * width + accepted.key, reached.query * width + reached.key)
+        skipped = sum(
+            self._held[f] for bag in bags for f in bag if self._held.get(f, 0) > self._max_postings
+        )
+        return PairMatches(
+            accepted.query[keep], accepted.key[keep], accepted.score[keep], accepted.shared[keep],
+            reached.candidates, skipped,
+        )
+
+
+def partial_reference_index(sentences: PartialIndex, joins: PartialIndex) -> ReferenceIndex:
+    """A :class:`ReferenceIndex` of two partial indexes (typed as the detector expects)."""
+    return ReferenceIndex(sentences, joins)  # type: ignore[arg-type]

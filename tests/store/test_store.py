@@ -1,0 +1,107 @@
+"""The store: same spans as ``check --against``, idempotent adds, replacements, settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pytest
+
+from partialdup.core.config import Config
+from partialdup.core.types import Document
+from partialdup.io.jsonl import write_jsonl
+from partialdup.pipeline.factory import make_detector
+from partialdup.store import Store, StoreError, text_hash
+from tests.store.conftest import assert_consistent, stored_tables
+
+
+def jsonl(detection) -> str:
+    out = io.StringIO()
+    write_jsonl(detection.spans, out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("max_postings", [2000, 3])
+def test_same_spans_and_counts_as_check_against(tmp_path, tokenizer, idf, sources, suspicious, max_postings) -> None:
+    # max_postings 3 binds on the slice (dozens of features go over it), so
+    # the counts kept in the store must decide exactly as the in-memory index.
+    detector = make_detector("low-idf-sig", idf, Config(max_postings=max_postings), tokenizer=tokenizer)
+    expected = detector.check(suspicious, sources)
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=7)
+        found = store.check(suspicious)
+    assert expected.spans and jsonl(found) == jsonl(expected)
+    assert found.stats == expected.stats
+    if max_postings == 3:
+        assert expected.stats.frequent_features > 0 and expected.stats.skipped_postings > 0
+
+
+def test_adding_again_changes_nothing(tmp_path, detector, idf, sources) -> None:
+    path = tmp_path / "s.db"
+    with Store(path, detector, idf, create=True) as store:
+        first = store.add(sources[:10])
+        before = stored_tables(path)
+        again = store.add(sources[:10])
+    assert (first.added, again.added, again.replaced, again.unchanged) == (10, 0, 0, 10)
+    assert stored_tables(path) == before
+    assert_consistent(path)
+
+
+def test_changed_document_replaces_its_old_version(tmp_path, detector, idf, sources, suspicious) -> None:
+    path = tmp_path / "s.db"
+    changed = [Document(d.id, d.text + "\n" + suspicious[0].text) if i == 3 else d for i, d in enumerate(sources)]
+    with Store(path, detector, idf, create=True) as store:
+        store.add(sources)
+        report = store.add(changed)
+        assert (report.replaced, report.unchanged) == (1, len(sources) - 1)
+        assert jsonl(store.check(suspicious)) == jsonl(detector.check(suspicious, changed))
+    assert_consistent(path)
+    # The same tables as a store built from the changed documents directly.
+    with Store(tmp_path / "clean.db", detector, idf, create=True) as clean:
+        clean.add(changed)
+    assert stored_tables(path) == stored_tables(tmp_path / "clean.db")
+
+
+def test_remove_list_and_stats(tmp_path, detector, idf, sources) -> None:
+    path = tmp_path / "s.db"
+    with Store(path, detector, idf, create=True) as store:
+        store.add(sources[:4], extras={sources[0].id: {"url": "https://example.org/a"}})
+    with Store(path) as store:  # no detector: maintenance only
+        assert store.remove([sources[1].id, "missing"]) == ["missing"]
+        listed = list(store.documents())
+        stats = store.stats()
+    assert [d.id for d in listed] == [sources[0].id, *(d.id for d in sources[2:4])]
+    assert listed[0].extra == {"url": "https://example.org/a"}
+    assert stats.documents == 3 and stats.sentences == sum(d.sentences for d in listed)
+    assert stats.postings > 0 and stats.bytes_per_sentence > 0
+    assert_consistent(path)
+
+
+def test_other_settings_are_refused_naming_the_option(tmp_path, tokenizer, idf, detector, sources) -> None:
+    path = tmp_path / "s.db"
+    with Store(path, detector, idf, create=True) as store:
+        store.add(sources[:2])
+    other = make_detector("low-idf-sig", idf, dataclasses.replace(Config(), gap=5), tokenizer=tokenizer)
+    with pytest.raises(StoreError, match=r"s\.db: made with other settings \(--gap: stored 3, this run 5\)"):
+        Store(path, other, idf)
+    with pytest.raises(StoreError, match="IDF tables"):
+        Store(path, detector, dataclasses.replace(idf, values={**idf.values, "新词": 1.0}))
+
+
+def test_missing_or_foreign_file_is_a_user_error(tmp_path, detector, idf) -> None:
+    with pytest.raises(StoreError, match="no such store"):
+        Store(tmp_path / "none.db", detector, idf)
+    foreign = tmp_path / "foreign.db"
+    foreign.write_text("not a database, just text " * 100, encoding="utf-8")
+    with pytest.raises(StoreError, match="foreign.db: not a partialdup store"):
+        Store(foreign, detector, idf)
+
+
+def test_an_id_given_twice_keeps_the_last_text(tmp_path, detector, idf, sources) -> None:
+    path = tmp_path / "s.db"
+    first, second = sources[0], Document(sources[0].id, sources[1].text)
+    with Store(path, detector, idf, create=True) as store:
+        report = store.add([first, second, first, second])
+        assert [d.sha256 for d in store.documents()] == [text_hash(second.text)]
+    assert report.added == 1 and report.replaced == 3
+    assert_consistent(path)
