@@ -14,7 +14,7 @@ from partialdup.methods.similarity import bag_jaccard
 
 
 def test_the_registered_methods_in_command_line_order():
-    assert method_names() == ("low-idf-sig", "3-shingle", "4-shingle", "5-shingle", "i-match", "spotsig", "spotsig-small")
+    assert method_names() == ("low-idf-sig", "3-shingle", "4-shingle", "5-shingle", "i-match", "spotsig", "spotsig-small", "jaccard")
 
 
 def test_a_preset_overrides_the_configs_parameters():
@@ -29,15 +29,15 @@ def test_the_threshold_resolves_from_the_config_or_the_method():
 
 
 def test_an_unknown_method_names_the_choices():
-    with pytest.raises(ConfigError, match=r"unknown method 'minhash'; choose from low-idf-sig, .*spotsig-small$"):
+    with pytest.raises(ConfigError, match=r"unknown method 'minhash'; choose from low-idf-sig, .*spotsig-small, jaccard$"):
         method_spec("minhash")
 
 
 def test_a_name_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="registered twice"):
         register(method_spec("3-shingle"))
-    with pytest.raises(ValueError, match="Config has no parameters 'simhash'"):
-        register(MethodSpec("simhash", "simhash", lambda params, idf: None))  # type: ignore[arg-type,return-value]
+    with pytest.raises(ValueError, match="Config has no parameters 'no_such_method'"):
+        register(MethodSpec("no-such-method", "no_such_method", lambda params, idf: None))  # type: ignore[arg-type,return-value]
 
 
 @pytest.mark.parametrize("name", method_names())
