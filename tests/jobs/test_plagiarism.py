@@ -1,0 +1,59 @@
+"""Tests of partialdup.jobs.plagiarism: shares as unions, regions listing every source."""
+
+from __future__ import annotations
+
+import pytest
+
+from partialdup.core.config import Config
+from partialdup.core.types import Document, SentencePair, Span
+from partialdup.jobs.plagiarism import plagiarism_reports
+from partialdup.pipeline.factory import make_detector
+from tests.paths import SAMPLES
+
+
+def span(b: str, a_start: int, a_end: int, score: float = 1.0) -> Span:
+    return Span("q", b, a_start, a_end, 0, a_end - a_start, (0, 0), (0, 0), score, (SentencePair(0, 0, score),))
+
+
+QUERY = Document("q", "0123456789 abcdefghij")  # 20 non-space characters
+
+
+def test_the_share_is_a_union_of_characters_not_a_sum():
+    refs = [Document("s1", QUERY.text), Document("s2", QUERY.text)]
+    [report] = plagiarism_reports([QUERY], refs, [span("s1", 0, 10), span("s2", 5, 15)])
+    assert report.share == 14 / 20  # 0-15 holds 14 non-space characters
+    assert [(r.start, r.end, r.sources) for r in report.regions] == [(0, 15, ("s1", "s2"))]
+    assert [(s.source, s.share) for s in report.sources] == [("s1", 0.5), ("s2", 9 / 20)]
+
+
+def test_one_passage_from_identical_sources_is_one_region_with_all_of_them():
+    refs = [Document(f"s{i}", QUERY.text) for i in range(3)]
+    [report] = plagiarism_reports([QUERY], refs, [span(f"s{i}", 11, 21) for i in (2, 0, 1)])
+    [region] = report.regions
+    assert region.sources == ("s0", "s1", "s2") and report.share == 0.5
+
+
+def test_common_text_is_listed_not_counted():
+    refs = [Document(f"s{i}", QUERY.text) for i in range(3)]
+    spans = [span(f"s{i}", 11, 21) for i in range(3)] + [span("s0", 0, 10)]
+    [report] = plagiarism_reports([QUERY], refs, spans, common=3)
+    assert [r.common for r in report.regions] == [False, True]
+    assert report.share == 0.5 and [(s.source, s.passages) for s in report.sources] == [("s0", 1)]
+
+
+def test_a_query_with_no_copy_reports_zero():
+    [report] = plagiarism_reports([QUERY], [], [])
+    assert (report.share, report.regions, report.sources) == (0.0, (), ())
+
+
+def test_the_gpl_appendix_is_copied_from_the_gpl(idf, tokenizer):
+    # Real text: the installation guide's appendix F is the GPL-2 with a heading.
+    detector = make_detector("low-idf-sig", idf, Config(boilerplate=0), tokenizer=tokenizer)
+    query = Document("appendix", (SAMPLES / "installation-guide.appendix-F.en.txt").read_text(encoding="utf-8"))
+    refs = [Document(name, (SAMPLES / name).read_text(encoding="utf-8")) for name in ("GPL-2.txt", "man_ls.1.zh_CN.txt")]
+    [report] = plagiarism_reports([query], refs, detector.check([query], refs).spans)
+    assert report.share > 0.95
+    assert [s.source for s in report.sources] == ["GPL-2.txt"]
+    passage = report.regions[0].passages[0]
+    copied = " ".join(query.text[passage.query_start : passage.query_end].split())
+    assert copied.startswith(passage.query_excerpt.rstrip("…")) and len(passage.query_excerpt) <= 80
