@@ -33,6 +33,10 @@ __all__ = [
     "ShingleParams",
     "IMatchParams",
     "SpotSigParams",
+    "JaccardParams",
+    "SimHashParams",
+    "MinHashParams",
+    "PinyinParams",
     "ParamInfo",
     "param",
     "params_of",
@@ -195,6 +199,64 @@ class SpotSigParams(MethodParams):
 
 
 @dataclass(frozen=True)
+class JaccardParams(MethodParams):
+    """Jaccard of the sentences' word sets (no parameter of its own but τ)."""
+
+
+# SimHash, MinHash and pinyin are not --method choices yet: the detector
+# searches bags only, and these need its dispatch on ``search_kind``. Their
+# parameters are therefore not offered by detect/check/eval (cli=False, so no
+# option there does nothing); ``partialdup dedup`` offers SimHash's from these
+# same declarations. Turn cli on when the methods are registered.
+
+
+@dataclass(frozen=True)
+class SimHashParams(MethodParams):
+    """SimHash: 64-bit fingerprints of weighted words, Hamming distance ≤ k.
+
+    Attributes:
+        threshold: τ = 1 - k / 64 (k = 3 gives 0.953); an explicit τ is read
+            as the bound ``floor((1 - τ) * 64)``.
+        hamming: k, the largest Hamming distance of a duplicate.
+        weights: ``tf`` or ``tf-idf`` word weights.
+    """
+
+    threshold: float = param(1 - 3 / 64, "1 - k/64", low=0.0, high=1.0, above=True, cli=False)
+    hamming: int = param(3, "SimHash: largest Hamming distance of a duplicate", low=0, high=63, cli=False)
+    weights: str = param("tf-idf", "SimHash: word weights", flag="--simhash-weights", choices=("tf", "tf-idf"), cli=False)
+
+
+@dataclass(frozen=True)
+class MinHashParams(MethodParams):
+    """MinHash: n hash functions (share of equal positions) or one (bottom-k).
+
+    Attributes:
+        permutations: m, hash functions (``multi``) or sketch size (``one``).
+        variant: ``multi`` or ``one``.
+        shingle: Words per element (1 = the word set).
+        seed: Seed of the hash functions.
+    """
+
+    permutations: int = param(128, "MinHash: hash functions (multi) or sketch size (one)", low=1, cli=False)
+    variant: str = param("multi", "MinHash: n hash functions or one (bottom-k)", flag="--minhash-variant", choices=("multi", "one"), cli=False)
+    shingle: int = param(3, "MinHash: words per shingle", flag="--minhash-shingle", low=1, cli=False)
+    seed: int = param(1, "MinHash: seed of the hash functions", flag="--minhash-seed", low=0, cli=False)
+
+
+@dataclass(frozen=True)
+class PinyinParams(MethodParams):
+    """Pinyin first-letter codes over overlapping windows.
+
+    Attributes:
+        window: Letters per window.
+        step: Letters between window starts.
+    """
+
+    window: int = param(8, "pinyin: letters per window", flag="--pinyin-window", low=1, high=255, cli=False)
+    step: int = param(4, "pinyin: letters between window starts", flag="--pinyin-step", low=1, cli=False)
+
+
+@dataclass(frozen=True)
 class Config:
     """Every parameter of a run: the pipeline's, and each method's nested.
 
@@ -243,6 +305,20 @@ class Config:
         rejoin: Also match two neighbouring sentences read as one where a
             line break may have cut a sentence in two (see
             :func:`partialdup.text.sentences.rejoinable`).
+        edited_ratio: Edited copies (see :mod:`partialdup.match.edited`): a
+            pair the index finds sharing any feature is a copy when the two
+            sentences' normalised words agree at this rapidfuzz ratio
+            (0-100); a pair of whole sentences of similar length that the
+            features accept but whose words agree less is kept only beside
+            a pair that reaches it (template sentences that differ in their
+            key words). 0 turns the stage and the check off.
+        edited_neighbour_ratio: Beside a copied pair (within gap + 1
+            sentences, in order on both sides), and between the pairs of a
+            span, a sentence pair is a copy when its words agree at this
+            ratio: the neighbours of an edited copy.
+        quotes: Also look up the quotations inside longer sentences (text
+            between 「」, “”, "" or ''), as sentences of their own, so that a
+            quoted sentence is found as an embedded copy.
         single_origin: In ``check`` (A = query), a query passage has one
             origin per reference document: a span whose query side lies
             mostly inside longer spans of the same pair is dropped (see
@@ -251,6 +327,10 @@ class Config:
         shingle: k-Shingle's parameters.
         i_match: I-Match's parameters.
         spotsig: SpotSig's parameters.
+        jaccard: Word-set Jaccard's parameters.
+        simhash: SimHash's parameters.
+        minhash: MinHash's parameters.
+        pinyin: Pinyin first-letter codes' parameters.
     """
 
     method: str = param("low-idf-sig", "fingerprint method", cli=False)
@@ -295,6 +375,24 @@ class Config:
         True, "do not also match neighbouring sentences read as one across a line break that may be a wrap",
         flag="--no-rejoin",
     )
+    # Edited copies (PAN-style random obfuscation: words deleted, replaced,
+    # inserted, swapped). One word in five changed leaves a sentence's words
+    # at a rapidfuzz ratio of 80-90 with its source; two template sentences
+    # that differ in their key words (可读（r）权限允许所有者检查文件的内容 /
+    # …列出目录内的内容) give 76. See docs/design.md, "edited copies".
+    edited_ratio: float = param(
+        80.0, "a sentence pair the index finds (any shared feature) is a copy when its words agree at this rapidfuzz "
+        "ratio; every pair of whole sentences the features accept must reach it too, or lie beside a pair that "
+        "does", low=0.0, high=100.0, off=0,
+    )
+    edited_neighbour_ratio: float = param(
+        70.0, "beside a copied pair (within gap + 1 sentences, in order), a sentence pair is a copy when its words "
+        "agree at this rapidfuzz ratio", low=0.0, high=100.0,
+    )
+    quotes: bool = param(
+        True, "do not also look up quotations inside longer sentences (text between 「」, “”, \"\" or '')",
+        flag="--no-quotes",
+    )
     single_origin: bool = param(
         True, "check/pan: also report a query passage's matches with repeats in the same reference "
         "(default: one origin per passage)", flag="--all-origins",
@@ -303,9 +401,13 @@ class Config:
     shingle: ShingleParams = field(default_factory=ShingleParams)
     i_match: IMatchParams = field(default_factory=IMatchParams)
     spotsig: SpotSigParams = field(default_factory=SpotSigParams)
+    jaccard: JaccardParams = field(default_factory=JaccardParams)
+    simhash: SimHashParams = field(default_factory=SimHashParams)
+    minhash: MinHashParams = field(default_factory=MinHashParams)
+    pinyin: PinyinParams = field(default_factory=PinyinParams)
 
     #: The nested method parameters, by field name.
-    METHOD_FIELDS: ClassVar[tuple[str, ...]] = ("low_idf_sig", "shingle", "i_match", "spotsig")
+    METHOD_FIELDS: ClassVar[tuple[str, ...]] = ("low_idf_sig", "shingle", "i_match", "spotsig", "jaccard", "simhash", "minhash", "pinyin")
 
     def __post_init__(self) -> None:
         _check(self)

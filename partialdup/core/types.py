@@ -8,8 +8,8 @@ never mutate them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 __all__ = [
     "Document",
@@ -36,10 +36,13 @@ class Document:
         id: The document's identifier (a path relative to the folder given, or
             the ``id`` field of a JSONL record).
         text: The decoded text (UTF-8, BOM removed, line ends untouched).
+        fields: The other fields of its JSONL record (a date, a URL, ...),
+            kept as read; empty for a text file.
     """
 
     id: str
     text: str
+    fields: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class TokenizedDocument:
             :func:`partialdup.text.sentences.rejoinable`): the index ``i`` of the
             sentence before it and the tokens of sentences ``i`` and ``i + 1``
             read as one.
+        quotes: For each quotation inside a longer sentence (text between
+            「」, “”, "" or ''): the sentence's index and the quotation's tokens.
     """
 
     id: str
@@ -93,6 +98,7 @@ class TokenizedDocument:
     tokens: tuple[tuple[str, ...], ...]
     text: str | None = None
     joins: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    quotes: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,11 @@ class DocumentFeatures:
         text: The document's original text, when known.
         joins: The bag of each pair of sentences read as one (see
             :attr:`TokenizedDocument.joins`): ``(i, bag of i and i + 1)``.
+        words: The normalised tokens of each sentence (as
+            :attr:`TokenizedDocument.tokens`), for the word-level checks of
+            edited copies; empty when not known.
+        quotes: For each quotation inside a longer sentence (text between
+            「」, “”, "" or ''): the sentence's index and the quotation's bag.
     """
 
     id: str
@@ -115,6 +126,8 @@ class DocumentFeatures:
     tokens: tuple[int, ...]
     text: str | None = None
     joins: tuple[tuple[int, Bag], ...] = ()
+    words: tuple[tuple[str, ...], ...] = ()
+    quotes: tuple[tuple[int, Bag], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -145,7 +158,10 @@ class Span:
         b_end: Character offset one past its end in B.
         a_sentences: First and last sentence index (inclusive) in A.
         b_sentences: First and last sentence index (inclusive) in B.
-        score: Mean similarity of the sentence pairs behind the span.
+        score: How much of the passage is copied: the similarity of the two
+            sides' normalised letters and digits (rapidfuzz ``ratio`` / 100;
+            the mean similarity of the sentence pairs when a document came
+            without its text).
         pairs: The copied sentence pairs, sorted by (a, b).
     """
 

@@ -21,10 +21,12 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from dataclasses import asdict, dataclass
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+from partialdup.core.chars import is_han
 from partialdup.core.config import Config
 from partialdup.methods.base import method_spec
 from partialdup.pipeline.detector import Detector
@@ -92,12 +94,14 @@ class EvalRow:
     index_seconds: float
     compare_seconds: float
     search_seconds: float
+    by_kind: Mapping[str, float] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         row = asdict(self)
         for key, value in row.items():
             if isinstance(value, float):
                 row[key] = round(value, 6)
+        row["by_kind"] = {kind: round(value, 6) for kind, value in self.by_kind.items()}
         return row
 
 
@@ -181,7 +185,8 @@ def evaluate_method(
     search_seconds = min(_timed(lambda: detector.search(suspicious, index)) for _ in range(3))
 
     pairs = pair_score(gold.sentence_pairs, _predicted_pairs(spans, sources, suspicious))
-    pan = pan_score(gold.cases, [_span_case(span) for span in spans])
+    detections = [_span_case(span) for span in spans]
+    pan = pan_score(gold.cases, detections)
     features = sum(sum(bag.values()) for doc in (*sources, *suspicious) for bag in doc.bags)
     return EvalRow(
         method=method,
@@ -199,7 +204,49 @@ def evaluate_method(
         index_seconds=index_seconds,
         compare_seconds=compare_seconds,
         search_seconds=search_seconds,
+        by_kind=plagdet_by_kind(gold, detections),
     )
+
+
+def language(text: str) -> str:
+    """``zh`` when at least a fifth of a text's letters are Han, else ``en``
+    (as ``scripts/pan_measures.py --susp-dir``)."""
+    letters = [char for char in text if char.isalpha()]
+    return "zh" if letters and 5 * sum(1 for char in letters if is_han(char)) >= len(letters) else "en"
+
+
+def plagdet_by_kind(gold: GoldSet, detections: Sequence[Case]) -> dict[str, float]:
+    """plagdet per kind of copy and language of the suspicious document:
+    ``"verbatim en"``, ``"random zh"``, ... (the obfuscation labels of the
+    truth; a random case's level is in its set). A detection counts for the
+    label of the case it overlaps most; detections that overlap no case
+    (false positives of negative pairs) count in the whole set's plagdet
+    only, as in ``scripts/pan_measures.py``."""
+    by_pair: dict[tuple[str, str], list[Case]] = defaultdict(list)
+    for case in gold.cases:
+        by_pair[(case.susp_doc, case.src_doc)].append(case)
+    languages = {name: language(text) for name, text in gold.suspicious.items()}
+
+    def kind(item: Case, label: str) -> str:
+        return f"{label or '-'} {languages.get(item.susp_doc, 'en')}"
+
+    def label_of(detection: Case) -> str | None:
+        best, most = None, 0
+        for case in by_pair.get((detection.susp_doc, detection.src_doc), ()):
+            overlap = min(case.this_end, detection.this_end) - max(case.this_offset, detection.this_offset)
+            if overlap > most:
+                best, most = case, overlap
+        return None if best is None else best.obfuscation
+
+    cases: dict[str, list[Case]] = defaultdict(list)
+    for case in gold.cases:
+        cases[kind(case, case.obfuscation)].append(case)
+    found: dict[str, list[Case]] = defaultdict(list)
+    for detection in detections:
+        label = label_of(detection)
+        if label is not None:
+            found[kind(detection, label)].append(detection)
+    return {name: pan_score(cases[name], found[name]).plagdet for name in sorted(cases)}
 
 
 def index_bytes(index: ReferenceIndex | SparseIndex) -> int:

@@ -36,20 +36,47 @@ class FoundPairs:
         self._swapped = swapped
         self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
         self._weak: set[tuple[SentenceKey, SentenceKey]] = set()
+        self._tentative: set[tuple[SentenceKey, SentenceKey]] = set()
+        self._words_only: set[tuple[SentenceKey, SentenceKey]] = set()
+        self._firm: set[tuple[SentenceKey, SentenceKey]] = set()
 
-    def add(self, first: SentenceKey, second: SentenceKey, score: float, *, weak: bool = False) -> None:
+    def add(
+        self,
+        first: SentenceKey,
+        second: SentenceKey,
+        score: float,
+        *,
+        weak: bool = False,
+        tentative: bool = False,
+        words_only: bool = False,
+    ) -> None:
         """Record a copied pair of whole sentences; ``weak``: found on little
-        evidence (few shared features), see :meth:`is_weak`."""
+        evidence (few shared features), see :meth:`is_weak`; ``tentative``:
+        its words agree too little for a copy on its own, see
+        :meth:`is_tentative`; ``words_only``: a copy on its words, not on
+        its features, see :meth:`is_words_only`."""
         first, second = self._oriented(first, second)
         self._store(first, second, score)
         self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
         if weak:
             self._weak.add((first, second))
+        (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
 
     def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair of sentence ``a`` of an A document and ``b`` of a
         B document (as stored, after orientation) was recorded as weak."""
         return (a, b) in self._weak
+
+    def is_tentative(self, a: SentenceKey, b: SentenceKey) -> bool:
+        """Whether the pair (as stored) was only ever recorded as tentative:
+        a copy only beside a pair that is not (see
+        :func:`partialdup.match.edited.supported`)."""
+        return (a, b) in self._tentative and (a, b) not in self._firm and (a, b) not in self._words_only
+
+    def is_words_only(self, a: SentenceKey, b: SentenceKey) -> bool:
+        """Whether the pair (as stored) was recorded as a copy on its words
+        only (an edited copy), never on its features."""
+        return (a, b) in self._words_only and (a, b) not in self._firm
 
     def has(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the two whole sentences are already recorded as a copy."""
@@ -77,11 +104,21 @@ class FoundPairs:
             self._store(first, second, score)
 
     def distinct(self, documents: tuple[int, int]) -> list[SentencePair]:
-        """The pairs of two documents, each sentence pair once (first found wins)."""
+        """The pairs of two documents, each sentence pair once, sorted. Of
+        several records of one pair, a whole-sentence match's own score (its
+        best) wins over the scores of rejoined sentences, and of those the
+        highest: whatever the order in which the documents were given, which
+        decides the order of the records."""
+        a, b = documents
         kept: dict[tuple[int, int], SentencePair] = {}
         for pair in self.by_documents[documents]:
-            kept.setdefault((pair.a, pair.b), pair)
-        return list(kept.values())
+            key = (pair.a, pair.b)
+            direct = self._direct.get(((a, pair.a), (b, pair.b)))
+            if direct is not None:
+                kept[key] = SentencePair(pair.a, pair.b, round(direct, 6))
+            elif key not in kept or pair.score > kept[key].score:
+                kept[key] = pair
+        return sorted(kept.values())
 
     def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
         return (second, first) if self._swapped is not None and self._swapped(first, second) else (first, second)

@@ -17,7 +17,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Sequence
+from typing import Callable, Sequence
 
 from sortedcontainers import SortedList
 
@@ -30,6 +30,14 @@ __all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_do
 # generated __lt__ is a Python call per comparison (4 % of detect on the
 # long documents of scripts/make_long_docs.py).
 _ORDER = attrgetter("a", "b", "score")
+
+#: A word check of two sentences (see :mod:`partialdup.match.edited`): True
+#: or False, or None when it cannot judge them (the features decide).
+Beside = Callable[[int, int], "bool | None"]
+
+# The weight in the alignment of a pair whose bag-Jaccard is 0 (an edited
+# sentence paired on its words, sharing no feature): it counts, barely.
+_TINY = 1e-9
 
 
 @dataclass
@@ -125,6 +133,7 @@ def spans_for_documents(
     a_ranks: Sequence[int] | None = None,
     b_ranks: Sequence[int] | None = None,
     fill: tuple[Sequence[Bag], Sequence[Bag], float] | None = None,
+    beside: Beside | None = None,
 ) -> list[Span]:
     """Turn the copied sentence pairs of documents A and B into spans.
 
@@ -142,6 +151,10 @@ def spans_for_documents(
             chain are paired up too (in order, when their bag-Jaccard reaches
             half the threshold), so that short lines and edited sentences of a
             copied passage appear among its pairs.
+        beside: With ``fill``: the word check of two such sentences; where it
+            judges (True or False), it decides instead of the bag-Jaccard, so
+            that an edited sentence sharing no feature is paired and a
+            template sentence sharing every one is not.
 
     Returns:
         One span per chain, sorted by position in A then B.
@@ -152,7 +165,7 @@ def spans_for_documents(
         # would hide the gap it lies in); the strays stay in the chain only to
         # hold the chains of one passage together while merging.
         chains = _merge_overlapping(
-            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill)), key=_ORDER) for chain in chains]
+            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill, beside)), key=_ORDER) for chain in chains]
         )
     spans = []
     for chain in map(monotone_alignment, chains):
@@ -180,48 +193,59 @@ _FILL_WINDOW = 32
 
 
 def _fill_between(
-    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float, beside: Beside | None = None
 ) -> list[SentencePair]:
     """Pair the unpaired sentences between consecutive pairs of a chain, in order,
     and the sentences just before and after the chain.
 
     Next to copied sentences, a sentence sharing half the features a copy
     needs is an edited copy, not a chance resemblance: inside a chain and at
-    its two ends the threshold is halved.
+    its two ends the threshold is halved. Where ``beside`` judges a pair on
+    its words, its verdict decides instead.
     """
     threshold = threshold / 2
-    chain = _extend_ends(chain, a_bags, b_bags, threshold)
+    chain = _extend_ends(chain, a_bags, b_bags, threshold, beside)
     filled = list(chain)
     for before, after in zip(chain, chain[1:]):
         next_b = before.b + 1
         for i in range(before.a + 1, after.a):
             # Look a bounded way ahead, so a long run of short lines stays linear.
             for m in range(next_b, min(after.b, next_b + _FILL_WINDOW)):
-                score = bag_jaccard(a_bags[i], b_bags[m])
-                if score >= threshold:
-                    filled.append(SentencePair(i, m, round(score, 6)))
+                score = _paired(a_bags, b_bags, i, m, threshold, beside)
+                if score is not None:
+                    filled.append(SentencePair(i, m, score))
                     next_b = m + 1
                     break
     return sorted(filled, key=_ORDER)
 
 
+def _paired(a_bags: Sequence[Bag], b_bags: Sequence[Bag], i: int, m: int, threshold: float, beside: Beside | None) -> float | None:
+    """The rounded bag-Jaccard of sentences i and m when they pair beside a
+    span's pairs, else None."""
+    score = bag_jaccard(a_bags[i], b_bags[m])
+    verdict = beside(i, m) if beside is not None else None
+    if verdict is None:
+        verdict = score >= threshold
+    return round(score, 6) if verdict else None
+
+
 def _extend_ends(
-    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float
+    chain: list[SentencePair], a_bags: Sequence[Bag], b_bags: Sequence[Bag], threshold: float, beside: Beside | None = None
 ) -> list[SentencePair]:
     first, last = chain[0], chain[-1]
     before: list[SentencePair] = []  # collected backwards, reversed once
     while first.a > 0 and first.b > 0:
-        score = bag_jaccard(a_bags[first.a - 1], b_bags[first.b - 1])
-        if score < threshold:
+        score = _paired(a_bags, b_bags, first.a - 1, first.b - 1, threshold, beside)
+        if score is None:
             break
-        first = SentencePair(first.a - 1, first.b - 1, round(score, 6))
+        first = SentencePair(first.a - 1, first.b - 1, score)
         before.append(first)
     after: list[SentencePair] = []
     while last.a + 1 < len(a_bags) and last.b + 1 < len(b_bags):
-        score = bag_jaccard(a_bags[last.a + 1], b_bags[last.b + 1])
-        if score < threshold:
+        score = _paired(a_bags, b_bags, last.a + 1, last.b + 1, threshold, beside)
+        if score is None:
             break
-        last = SentencePair(last.a + 1, last.b + 1, round(score, 6))
+        last = SentencePair(last.a + 1, last.b + 1, score)
         after.append(last)
     return before[::-1] + chain + after
 
@@ -256,7 +280,7 @@ def _in_order(ordered: Sequence[SentencePair]) -> bool:
     """Whether sorted pairs form one chain as they stand (each follows the
     one before it, or splits one of its sentences), all with positive scores:
     most spans' pairs do, and need no search."""
-    if any(p.score <= 0 for p in ordered):
+    if any(p.score < 0 for p in ordered):
         return False
     return all(
         (p.a < q.a and p.b < q.b) or (q.a == p.a and q.b == p.b + 1) or (q.a == p.a + 1 and q.b == p.b)
@@ -286,7 +310,7 @@ def _best_alignment(ordered: list[SentencePair]) -> list[SentencePair]:
                 best, i = max(best, tree[i]), i - (i & -i)
             for split in ((pair.a, pair.b - 1), (pair.a - 1, pair.b)):  # one sentence split in two
                 best = max(best, ending.get(split, best))
-            totals[k], previous[k] = best[0] + pair.score, best[1]
+            totals[k], previous[k] = best[0] + (pair.score or _TINY), best[1]
             ending[(pair.a, pair.b)] = (totals[k], k)
         for k in range(start, stop):
             i = ranks[ordered[k].b]

@@ -11,8 +11,9 @@ import re
 from .normalise import cc
 from .text import is_cjk, n_cjk
 
-__all__ = ["F2H", "LIGHT_OPS", "PUNCT_ALT", "char_op", "edit_passage", "light_edit", "punct_op",
-           "script_edit", "to_fullwidth", "width_op", "wrap_op"]
+__all__ = ["F2H", "LIGHT_OPS", "PUNCT_ALT", "RANDOM_OPS", "char_op", "edit_passage", "light_edit",
+           "punct_op", "random_edit", "script_edit", "to_fullwidth", "width_op", "word_pool", "word_tokens",
+           "wrap_op"]
 
 PUNCT_ALT = {"，": "、", "、": "，", "。": "；", "；": "。", "：": "，", "！": "。", "？": "。",
              ",": ";", ";": ",", ":": ",", ".": ";", "!": ".", "?": ".",
@@ -174,24 +175,191 @@ def script_edit(s: str, script: str) -> str:
     return cc("s2t" if script == "s" else "t2s", s)
 
 
-def _edit_sentence(rng: random.Random, s: str, edit: str, src: dict, lang: str):
+# --- random obfuscation (PAN's "random" obfuscation, per sentence) ---------
+
+# The four operations, drawn with equal weight for each edited word.
+RANDOM_OPS = ("delete", "replace", "insert", "swap")
+
+# Letters and digits that are not CJK ideographs (those go to jieba): \w
+# includes them, so they are taken out of the class.
+_NOT_HAN = "\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
+_LATIN_WORD = re.compile(rf"[^\W_{_NOT_HAN}]+(?:['’-][^\W_{_NOT_HAN}]+)*")
+_JIEBA = None
+
+
+def _jieba():
+    """A plain jieba tokenizer of the build's own (jieba's dictionary only, HMM on),
+    independent of the detector's, which is taught extra words."""
+    global _JIEBA
+    if _JIEBA is None:
+        import jieba
+        jieba.setLogLevel(60)
+        _JIEBA = jieba.Tokenizer()
+    return _JIEBA
+
+
+def _is_word(token: str) -> bool:
+    return any(c.isalnum() for c in token)
+
+
+def word_tokens(s: str) -> list:
+    """A sentence cut into tokens whose concatenation is the sentence.
+
+    Han runs are cut into jieba words; a Latin word (letters and digits, with
+    inner apostrophes or hyphens) is one token; every other character
+    (spaces, punctuation) is a token of its own.  A token is a *word* when it
+    holds a letter or a digit.
+
+    Args:
+        s: The sentence.
+
+    Returns:
+        The tokens, in order; ``"".join(tokens) == s``.
+    """
+    tokens: list = []
+    i = 0
+    while i < len(s):
+        if is_cjk(s[i]):
+            j = i
+            while j < len(s) and is_cjk(s[j]):
+                j += 1
+            tokens.extend(_jieba().lcut(s[i:j], HMM=True))
+            i = j
+            continue
+        m = _LATIN_WORD.match(s, i)
+        if m:
+            tokens.append(m.group())
+            i = m.end()
+        else:
+            tokens.append(s[i])
+            i += 1
+    return tokens
+
+
+def word_pool(text: str, lang: str) -> list:
+    """The words of a source document that replacements and insertions draw from.
+
+    Chinese: the jieba words of its Han runs; English: its Latin words.  In
+    document order, repeats kept (a frequent word is drawn more often, as in
+    PAN's random obfuscation).
+
+    Args:
+        text: The source document's text.
+        lang: Its language, ``"zh"`` or ``"en"``.
+
+    Returns:
+        The words.
+    """
+    words = [t for t in word_tokens(text) if _is_word(t)]
+    if lang == "zh":
+        han = [w for w in words if any(is_cjk(c) for c in w)]
+        return han or words
+    return words
+
+
+def _edits_for(rng: random.Random, n_words: int, level: float) -> int:
+    """How many operations a sentence of ``n_words`` words gets: ``level * n_words``,
+    rounded up with the probability of its fraction (so the expected share is ``level``)."""
+    expected = level * n_words
+    whole = int(expected)
+    return whole + (1 if rng.random() < expected - whole else 0)
+
+
+def _join(lang: str, before: str, after: str) -> str:
+    """Text put between two words that did not stand side by side."""
+    if lang != "en" and (is_cjk(before[-1]) or is_cjk(after[0])):
+        return ""
+    return " "
+
+
+def random_edit(rng: random.Random, s: str, level: float, pool: list, lang: str) -> str:
+    """PAN-style random obfuscation of one sentence.
+
+    A share ``level`` of the sentence's words (jieba words in Han text, Latin
+    words otherwise) is edited, each by one operation drawn among
+    :data:`RANDOM_OPS`: the word is deleted, replaced by a word drawn from
+    ``pool`` (the source document's words), preceded by an inserted word of
+    ``pool``, or swapped with its next word.  Punctuation and the text between
+    words stay; the sentence never loses its last word.
+
+    Args:
+        rng: The build's random generator.
+        s: The sentence.
+        level: The share of words edited, e.g. 0.2.
+        pool: Words of the source document (see :func:`word_pool`).
+        lang: Language of the host, ``"zh"`` or ``"en"``.
+
+    Returns:
+        The edited sentence (the sentence itself when no operation fell on it).
+    """
+    tokens = word_tokens(s)
+    at = [i for i, t in enumerate(tokens) if _is_word(t)]
+    for _ in range(_edits_for(rng, len(at), level)):
+        at = [i for i, t in enumerate(tokens) if _is_word(t)]
+        if not at or not pool:
+            break
+        k = rng.randrange(len(at))
+        i = at[k]
+        op = rng.choice(RANDOM_OPS)
+        if op == "delete" and len(at) > 1:
+            _delete_word(tokens, i)
+        elif op == "replace" or (op == "delete"):
+            tokens[i] = rng.choice(pool)
+        elif op == "insert":
+            word = rng.choice(pool)
+            gap = _join(lang, word, tokens[i])
+            tokens[i:i] = [word, gap] if gap else [word]
+        elif k + 1 < len(at):
+            j = at[k + 1]
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif k > 0:
+            j = at[k - 1]
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+    return "".join(tokens).strip()
+
+
+def _delete_word(tokens: list, i: int) -> None:
+    """Delete the word at ``i`` and one space beside it (so no double space is left)."""
+    if i + 1 < len(tokens) and tokens[i + 1] == " " and (i == 0 or tokens[i - 1] == " "):
+        del tokens[i:i + 2]
+    elif i > 0 and tokens[i - 1] == " " and (i + 1 == len(tokens) or not _is_word(tokens[i + 1])):
+        del tokens[i - 1:i + 1]
+    else:
+        del tokens[i]
+
+
+def _edit_sentence(rng: random.Random, s: str, edit: str, src: dict, lang: str, level: float = 0.0):
     if edit == "verbatim":
         return s
     if edit == "script":
         t = script_edit(s, src["script"])
         return None if t == s else t
+    if edit == "random":
+        return random_edit(rng, s, level, src_pool(src, lang), lang) or None
     return light_edit(rng, s, lang)[0]
 
 
-def edit_passage(rng: random.Random, src: dict, spans, edit: str, lang: str):
+_POOLS: dict = {}
+
+
+def src_pool(src: dict, lang: str) -> list:
+    """:func:`word_pool` of a source document, made once per build."""
+    key = (src["stem"], lang)
+    if key not in _POOLS:
+        _POOLS[key] = word_pool(src["text"], lang)
+    return _POOLS[key]
+
+
+def edit_passage(rng: random.Random, src: dict, spans, edit: str, lang: str, level: float = 0.0):
     """The pieces of a passage as planted: edited sentences and the text between them.
 
     Args:
         rng: The build's random generator.
         src: Source document.
         spans: Consecutive sentence spans of the passage in ``src``.
-        edit: ``"verbatim"``, ``"light"`` or ``"script"``.
+        edit: ``"verbatim"``, ``"light"``, ``"script"`` or ``"random"``.
         lang: Language of the host.
+        level: For ``"random"``: the share of words edited per sentence.
 
     Returns:
         A list of (kind, text, source span or None), kind ``"sep"`` or
@@ -203,7 +371,7 @@ def edit_passage(rng: random.Random, src: dict, spans, edit: str, lang: str):
     for idx, (a, b) in enumerate(spans):
         if idx:
             pieces.append(("sep", stext[spans[idx - 1][1]:a], None))
-        t = _edit_sentence(rng, stext[a:b], edit, src, lang)
+        t = _edit_sentence(rng, stext[a:b], edit, src, lang, level)
         # Go on after a failure: the later sentences' edits still draw from
         # rng, and the committed set depends on that sequence of draws.
         ok = ok and t is not None

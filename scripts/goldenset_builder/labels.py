@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 __all__ = ["GoldSet", "feature", "sentence_pair"]
 
 
-def sentence_pair(susp: str, src: str, s_span, r_span, edit: str) -> dict:
+def sentence_pair(susp: str, src: str, s_span, r_span, edit: str, level: float | None = None) -> dict:
     """One line of ``sentence_pairs.jsonl``.
 
     Args:
@@ -14,27 +14,35 @@ def sentence_pair(susp: str, src: str, s_span, r_span, edit: str) -> dict:
         src: Source document stem.
         s_span: (start, end) of the sentence in susp, end exclusive.
         r_span: (start, end) of the sentence in src.
-        edit: ``"verbatim"``, ``"light"``, ``"script"`` or ``"natural"``.
+        edit: ``"verbatim"``, ``"light"``, ``"script"``, ``"random"`` or ``"natural"``.
+        level: For ``"random"``: the obfuscation level (share of words edited).
 
     Returns:
         The record, keys in the order written to the file.
     """
-    return dict(susp=susp + ".txt", src=src + ".txt", susp_start=s_span[0], susp_end=s_span[1],
-                src_start=r_span[0], src_end=r_span[1], edit=edit)
+    record = dict(susp=susp + ".txt", src=src + ".txt", susp_start=s_span[0], susp_end=s_span[1],
+                  src_start=r_span[0], src_end=r_span[1], edit=edit)
+    if level is not None:
+        record["level"] = level
+    return record
 
 
-def feature(obf: str, this, source) -> dict:
+def feature(obf: str, this, source, level: float | None = None) -> dict:
     """One PAN truth feature.
 
     Args:
         obf: The obfuscation attribute (the edit level).
         this: (start, end) in the suspicious document.
         source: (start, end) in the source document.
+        level: For random obfuscation: its level (written as ``obfuscation_level``).
 
     Returns:
         The feature record.
     """
-    return dict(obf=obf, this=this, source=source)
+    record = dict(obf=obf, this=this, source=source)
+    if level is not None:
+        record["level"] = level
+    return record
 
 
 def _stats() -> dict:
@@ -95,12 +103,12 @@ class GoldSet:
         """
         self.susp_docs[susp["stem"]] = susp
         for sst, feats in feats_by_src.items():
-            self.features[(susp["stem"], sst)] = [feature(f["obf"], f["this"], f["source"])
+            self.features[(susp["stem"], sst)] = [feature(f["obf"], f["this"], f["source"], f.get("level"))
                                                   for f in feats]
             for f in feats:
                 for s_span, r_span in f["pairs"]:
                     self.sent_pairs.append(sentence_pair(susp["stem"], sst, s_span, r_span,
-                                                         f["obf"]))
+                                                         f["obf"], f.get("level")))
 
     def pairs(self) -> list:
         """Every pair of the set, positives and negatives, sorted."""

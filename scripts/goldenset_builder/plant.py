@@ -107,24 +107,30 @@ def _draw_source(rng: random.Random, lang: str, host: dict, chosen: list, role_s
     return rng.choice(role_src["en"])
 
 
-def _draw_passage(rng, corpus, host, lang, chosen, role_src, used_pos):
-    """One try at a passage for a host: (offset, mode, passage) or None."""
+def _draw_passage(rng, corpus, host, lang, chosen, role_src, used_pos, obfuscation=0.0):
+    """One try at a passage for a host: (offset, mode, passage) or None.
+
+    With ``obfuscation`` > 0 every passage is edited by random obfuscation at
+    that level (the edit level is still drawn, so the draws before the edit
+    are those of the set without it)."""
     src = _draw_source(rng, lang, host, chosen, role_src)
     psp = pick_passage(rng, corpus, src, weighted(rng, list(range(1, 9)), LENGTH_WEIGHTS))
     if not psp:
         return None
     edit = weighted(rng, *EDIT_WEIGHTS[lang])
-    pieces = edit_passage(rng, src, psp, edit, lang)
+    if obfuscation:
+        edit = "random"
+    pieces = edit_passage(rng, src, psp, edit, lang, obfuscation)
     if pieces is None:
         return None
     point = _insertion_point(rng, host["text"], corpus.sents[host["stem"]], used_pos)
     if point is None:
         return None
     used_pos.add(point[0])
-    return point[0], point[1], dict(src=src, edit=edit, pieces=pieces)
+    return point[0], point[1], dict(src=src, edit=edit, pieces=pieces, level=obfuscation)
 
 
-def _draw_inserts(rng, corpus, host, lang, role_src) -> list:
+def _draw_inserts(rng, corpus, host, lang, role_src, obfuscation=0.0) -> list:
     """The passages of one host with their insertion points, sorted by offset."""
     k = weighted(rng, list(range(len(PASSAGE_WEIGHTS))), PASSAGE_WEIGHTS)
     inserts = []
@@ -132,7 +138,7 @@ def _draw_inserts(rng, corpus, host, lang, role_src) -> list:
     chosen: list = []
     for _ in range(k):
         for _attempt in range(TRIES):
-            ins = _draw_passage(rng, corpus, host, lang, chosen, role_src, used_pos)
+            ins = _draw_passage(rng, corpus, host, lang, chosen, role_src, used_pos, obfuscation)
             if ins is None:
                 continue
             inserts.append(ins)
@@ -170,8 +176,10 @@ def _put_passage(out: _Text, htext: str, pos: int, mode: str, lang: str, p: dict
     pend = out.len
     if mode == "sent" and lang == "en" and not htext[pos:pos + 1].isspace():
         out.add(" ")
-    return dict(obf=p["edit"], this=(pstart, pend),
-                source=(spairs[0][1][0], spairs[-1][1][1]), pairs=spairs)
+    label = dict(obf=p["edit"], this=(pstart, pend), source=(spairs[0][1][0], spairs[-1][1][1]), pairs=spairs)
+    if p.get("level"):
+        label["level"] = p["level"]
+    return label
 
 
 def assemble_host(htext: str, inserts, lang: str) -> tuple:
@@ -203,7 +211,7 @@ def assemble_host(htext: str, inserts, lang: str) -> tuple:
 
 
 def plant_host(rng: random.Random, corpus: Corpus, host: dict, lang: str, role_src: dict,
-               gold: GoldSet, log) -> None:
+               gold: GoldSet, log, obfuscation: float = 0.0) -> None:
     """Plant 0-5 passages into one host and record it as a suspicious document.
 
     A host whose result shares a non-boilerplate sentence with one of its
@@ -218,9 +226,12 @@ def plant_host(rng: random.Random, corpus: Corpus, host: dict, lang: str, role_s
         role_src: ``{lang: [source doc, ...]}``.
         gold: The set being built.
         log: ``print``-like progress logger.
+        obfuscation: When > 0, every passage is edited by random obfuscation
+            at this level (see :func:`goldenset_builder.edits.random_edit`).
     """
     htext = host["text"]
-    text, feats_by_src = assemble_host(htext, _draw_inserts(rng, corpus, host, lang, role_src), lang)
+    inserts = _draw_inserts(rng, corpus, host, lang, role_src, obfuscation)
+    text, feats_by_src = assemble_host(htext, inserts, lang)
     bad_src = {sst for sst, feats in feats_by_src.items()
                if unlabelled_overlap(corpus, text, gold.src_docs[sst]["text"], [f["this"] for f in feats])}
     gold.stats["hosts"] += 1

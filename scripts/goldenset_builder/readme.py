@@ -12,7 +12,7 @@ from .text import sentences
 from .verify import unlabelled_repeats
 from .write import lines_after, render, write_file
 
-__all__ = ["EDITS", "write_readme"]
+__all__ = ["EDITS", "write_edits_readme", "write_readme"]
 
 EDITS = ["verbatim", "light", "script", "natural"]
 
@@ -107,3 +107,40 @@ def write_readme(out_dir: str, gold: GoldSet, info: dict) -> None:
         size_mb=_set_size(out_dir) / 1e6, kind_rows=_kind_rows(gold), recall_lines=_recall_lines(gold),
         **_document_fields(gold, pairs), **_pair_fields(gold, pairs), **_edit_fields(gold))
     write_file(os.path.join(out_dir, "README.md"), render("goldenset_README.md", **fields))
+
+
+def _random_fields(gold: GoldSet) -> dict:
+    """Counts of the randomly obfuscated passages (see ``templates/edits_README.md``)."""
+    from .edits import word_tokens, _is_word  # jieba loads only for these sets
+
+    spans = [(s, f) for (s, _), feats in gold.features.items() for f in feats if f["obf"] == "random"]
+    lang = Counter(gold.susp_docs[s]["lang"] for s, _ in spans)
+    words: dict = {"zh": [], "en": []}
+    unchanged = 0
+    pairs = [sp for sp in gold.sent_pairs if sp["edit"] == "random"]
+    for sp in pairs:
+        s = gold.susp_docs[sp["susp"][:-4]]["text"][sp["susp_start"]:sp["susp_end"]]
+        r = gold.src_docs[sp["src"][:-4]]["text"][sp["src_start"]:sp["src_end"]]
+        unchanged += s == r
+        words[gold.susp_docs[sp["susp"][:-4]]["lang"]].append(sum(1 for t in word_tokens(r) if _is_word(t)))
+    natural = [sp for sp in gold.sent_pairs if sp["edit"] == "natural"]
+    mean = lambda xs: f"{sum(xs) / len(xs):.1f}" if xs else "-"  # noqa: E731
+    return dict(random_spans=len(spans), random_zh=lang["zh"], random_en=lang["en"], random_pairs=len(pairs),
+                random_unchanged=unchanged, words_zh=mean(words["zh"]), words_en=mean(words["en"]),
+                natural_pairs=len(natural),
+                natural_spans=sum(1 for feats in gold.features.values() for f in feats if f["obf"] == "natural"))
+
+
+def write_edits_readme(out_dir: str, gold: GoldSet, info: dict, slice_pairs) -> None:
+    """Write ``OUT/README.md`` of a set built with ``--obfuscation`` (its level, edits and counts).
+
+    Args:
+        out_dir: The gold set folder.
+        gold: The finished set.
+        info: As for :func:`write_readme`, with ``obfuscation``.
+        slice_pairs: The pairs of its slice.
+    """
+    fields = dict(level=f"{info['obfuscation']:g}", seed=info["seed"], size_mb=_set_size(out_dir) / 1e6,
+                  n_slice=len(slice_pairs), **_document_fields(gold, gold.pairs()),
+                  **_pair_fields(gold, gold.pairs()), **_random_fields(gold))
+    write_file(os.path.join(out_dir, "README.md"), render("edits_README.md", **fields))

@@ -12,6 +12,7 @@ from .text import sentences
 __all__ = ["pair_ok", "unlabelled_repeats", "verify"]
 
 LIGHT_MIN = 60      # fuzz.ratio a lightly edited sentence keeps with its source
+RANDOM_MIN = 30     # fuzz.ratio a randomly obfuscated sentence (level <= 0.5) keeps: the same sentence
 NATURAL_MIN = 95    # normalised fuzz.ratio of a natural sentence pair
 
 
@@ -21,11 +22,12 @@ def pair_ok(s: str, r: str, edit: str) -> bool:
     Args:
         s: Suspicious sentence.
         r: Source sentence.
-        edit: ``"verbatim"``, ``"script"``, ``"light"`` or ``"natural"``.
+        edit: ``"verbatim"``, ``"script"``, ``"light"``, ``"random"`` or ``"natural"``.
 
     Returns:
         verbatim: equal; script: susp = opencc(src); light: different and
-        ``fuzz.ratio >= 60``; natural: normalised ratio >= 95.
+        ``fuzz.ratio >= 60``; random: ``fuzz.ratio >= 30`` (a sentence on
+        which no operation fell is equal); natural: normalised ratio >= 95.
     """
     if edit == "verbatim":
         return s == r
@@ -34,6 +36,8 @@ def pair_ok(s: str, r: str, edit: str) -> bool:
     if edit == "light":
         nfkc = unicodedata.normalize
         return s != r and max(ratio(s, r), ratio(nfkc("NFKC", s), nfkc("NFKC", r))) >= LIGHT_MIN
+    if edit == "random":
+        return ratio(s, r) >= RANDOM_MIN
     return max(ratio(norm_a(s), norm_a(r)), ratio(norm_b(s), norm_b(r))) >= NATURAL_MIN
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from .labels import GoldSet
 from .packages import REQUIRED_PACKAGES, TOOL_PACKAGES, read_copyright
 
-__all__ = ["copy_licences", "feature_xml", "lines_after", "render", "write_file", "write_set"]
+__all__ = ["copy_licences", "copy_slice", "feature_xml", "lines_after", "render", "write_file", "write_set"]
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -73,7 +73,8 @@ def feature_xml(susp: str, src: str, feats) -> str:
     for f in sorted(feats, key=lambda f: f["this"]):
         a, b = f["this"]
         c, d = f["source"]
-        lines.append(f'<feature name="plagiarism" obfuscation="{f["obf"]}" this_offset="{a}" '
+        level = f' obfuscation_level="{f["level"]:g}"' if f.get("level") is not None else ""
+        lines.append(f'<feature name="plagiarism" obfuscation="{f["obf"]}"{level} this_offset="{a}" '
                      f'this_length="{b - a}" source_reference="{src}.txt" source_offset="{c}" '
                      f'source_length="{d - c}"/>')
     lines.append("</document>")
@@ -134,3 +135,15 @@ def copy_licences(d: str) -> None:
     os.makedirs(d)
     for p in sorted(set(REQUIRED_PACKAGES) - set(TOOL_PACKAGES)):
         write_file(os.path.join(d, p + ".copyright"), read_copyright(p))
+
+
+def copy_slice(slice_dir: str, target: str) -> None:
+    """Copy a built slice (layout and README) to ``target``, replacing it.
+
+    Args:
+        slice_dir: ``OUT/slice``.
+        target: The folder to write, e.g. ``goldenset/edits/r0.2``.
+    """
+    if os.path.isdir(target):
+        shutil.rmtree(target)
+    shutil.copytree(slice_dir, target)

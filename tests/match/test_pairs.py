@@ -7,13 +7,28 @@ from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
 
 
-def test_pairs_are_kept_per_document_pair_in_the_order_given():
+def test_pairs_are_kept_per_document_pair_highest_score_whatever_the_order():
     found = FoundPairs()
     found.add((0, 3), (1, 7), 0.8)
     found.add((0, 4), (2, 1), 1.0)
-    found.add((0, 3), (1, 7), 0.9)  # found again: the first stays
-    assert found.distinct((0, 1)) == [SentencePair(3, 7, 0.8)]
+    found.add((0, 3), (1, 7), 0.9)  # found again: its best score stays
+    found.add((0, 1), (1, 2), 0.5)
+    assert found.distinct((0, 1)) == [SentencePair(1, 2, 0.5), SentencePair(3, 7, 0.9)]
     assert found.distinct((0, 2)) == [SentencePair(4, 1, 1.0)]
+    again = FoundPairs()  # the same records in the other order: the same pairs
+    again.add((0, 1), (1, 2), 0.5)
+    again.add((0, 3), (1, 7), 0.9)
+    again.add((0, 3), (1, 7), 0.8)
+    assert again.distinct((0, 1)) == found.distinct((0, 1))
+
+
+def test_tentative_only_when_never_recorded_firmly():
+    found = FoundPairs()
+    found.add((0, 1), (1, 1), 1.0, tentative=True)
+    found.add((0, 2), (1, 2), 1.0, tentative=True)
+    found.add((0, 2), (1, 2), 0.7)
+    assert found.is_tentative((0, 1), (1, 1))
+    assert not found.is_tentative((0, 2), (1, 2))
 
 
 def test_swapped_orients_every_pair_the_same_way():

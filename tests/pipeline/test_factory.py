@@ -56,7 +56,7 @@ def test_every_pipeline_field_reaches_the_detector(idf, tokenizer):
 def test_the_threshold_changes_what_is_found(idf, tokenizer):
     documents = [Document("a", SOURCE), Document("b", EDITED)]
     loose = make_detector("low-idf-sig", idf, Config(threshold=0.3, containment=0, near_ratio=0, embedded_ratio=0), tokenizer=tokenizer)
-    strict = make_detector("low-idf-sig", idf, Config(threshold=1.0, containment=0, near_ratio=0, embedded_ratio=0), tokenizer=tokenizer)
+    strict = make_detector("low-idf-sig", idf, Config(threshold=1.0, containment=0, near_ratio=0, embedded_ratio=0, edited_ratio=0), tokenizer=tokenizer)
     assert len(loose.detect(documents).spans) == 1
     assert strict.detect(documents).spans == ()
 

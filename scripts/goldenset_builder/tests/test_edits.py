@@ -71,3 +71,64 @@ def test_edit_passage_keeps_the_text_between_sentences():
 def test_edit_passage_refuses_a_script_edit_that_changes_nothing():
     src = {"text": "use STYLE for numbering body lines\n", "script": "s"}
     assert edit_passage(random.Random(0), src, [(0, 34)], "script", "zh") is None
+
+
+# --- random obfuscation -----------------------------------------------------
+
+from goldenset_builder.edits import RANDOM_OPS, random_edit, word_pool, word_tokens  # noqa: E402
+
+# goldenset/src/handbook_zhcn_sect.quotas_p00.txt, offsets 9-105 (as above), its words the pool.
+QUOTAS = ("9.9.\xa0配额\n\n配额系统可以限制用户与群组可用的磁盘空间。设置时，必须内核支持 (以 CONFIG_QUOTA "
+          "选项编译) — 使用 Debian 内核时。配额管理软件在 quota Debian 软件包内。\n")
+
+
+@pytest.mark.parametrize("lang,s", SENTENCES)
+def test_word_tokens_cut_a_sentence_without_losing_a_character(lang, s):
+    tokens = word_tokens(s)
+    assert "".join(tokens) == s
+    assert sum(1 for t in tokens if any(c.isalnum() for c in t)) >= 5
+
+
+def test_word_pool_holds_the_documents_words():
+    pool = word_pool(QUOTAS, "zh")
+    assert "配额" in pool and "用户" in pool and all(any("\u4e00" <= c <= "\u9fff" for c in w) for w in pool)
+    assert word_pool(SENTENCES[2][1], "en")[:3] == ["By", "contrast", "the"]
+
+
+@pytest.mark.parametrize("lang,s", SENTENCES)
+@pytest.mark.parametrize("level", [0.1, 0.2, 0.3])
+@pytest.mark.parametrize("seed", range(6))
+def test_random_edit_edits_about_the_share_asked_and_passes_verification(lang, s, level, seed):
+    pool = word_pool(QUOTAS, "zh") if lang == "zh" else word_pool(SENTENCES[2][1], "en")
+    t = random_edit(random.Random(seed), s, level, pool, lang)
+    assert t == t.strip() and t
+    assert pair_ok(t, s, "random")
+    words = [w for w in word_tokens(s) if any(c.isalnum() for c in w)]
+    # At most ceil(level * words) operations, each changing at most two words.
+    edited = [w for w in word_tokens(t) if any(c.isalnum() for c in w)]
+    assert abs(len(edited) - len(words)) <= int(level * len(words)) + 1
+
+
+def test_random_edit_is_deterministic_and_uses_every_operation():
+    lang, s = SENTENCES[2]
+    pool = word_pool(s, "en")
+    assert random_edit(random.Random(3), s, 0.2, pool, lang) == random_edit(random.Random(3), s, 0.2, pool, lang)
+    outcomes = {random_edit(random.Random(seed), s, 0.05, pool, lang) for seed in range(60)}
+    assert len(outcomes) > 20 and len(RANDOM_OPS) == 4
+
+
+def test_edit_passage_random_keeps_the_text_between_sentences():
+    src = {"text": QUOTAS, "script": "s", "stem": "handbook_zhcn_sect.quotas_p00"}
+    spans = [(9, 30), (30, 79), (79, 105)]
+    pieces = edit_passage(random.Random(0), src, spans, "random", "zh", 0.2)
+    assert [p[0] for p in pieces] == ["sent", "sep", "sent", "sep", "sent"]
+    assert [p[1] for p in pieces if p[0] == "sep"] == ["", ""]
+    assert all(pair_ok(p[1], QUOTAS[a:b], "random") for p, (a, b) in zip(pieces[::2], spans))
+
+
+def test_word_tokens_cut_latin_words_off_han_text():
+    # man_zhtw_perlnumber.7 (manpages-zh): a Latin word glued to Han text is
+    # one word, the Han text jieba's (the seed-7 build once deleted the rest
+    # of this sentence as one "word").
+    tokens = word_tokens("總而言之，Perl中的數是有限位數的十進位制數或者說是足夠短的二進位制數。")
+    assert "Perl" in tokens and max(map(len, tokens)) <= 4

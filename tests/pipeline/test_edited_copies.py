@@ -1,0 +1,192 @@
+"""Edited copies, templates, quotations, span scores and determinism, end to end on real text.
+
+The documents are real (samples/): a copy is a real passage planted, maybe
+edited by hand as PAN's random obfuscation would (words deleted, inserted,
+swapped, replaced by words of the same document), into another real document.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from partialdup.core.config import Config
+from partialdup.core.types import Document
+from partialdup.pipeline.factory import make_detector
+
+from tests.match.test_edited import EN, EN_EDITS, ZH, ZH_EDITS
+from tests.paths import SAMPLES, SLICE
+
+GPL = (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8")
+DEBREF = (SAMPLES / "debian-reference.debref_zhcn_ch01_s02_p0.txt").read_text(encoding="utf-8")
+FORTUNE = (SAMPLES / "fortunes-zh.fortuneszh_chinese_debref_ch01.txt").read_text(encoding="utf-8")
+DEBREF_EN = (SLICE.parent / "src" / "debref_en_ch01_s00_p0.txt").read_text(encoding="utf-8")
+LS_CN = (SAMPLES / "man_ls.1.zh_CN.txt").read_text(encoding="utf-8")
+LS_TW = (SAMPLES / "man_ls.1.zh_TW.txt").read_text(encoding="utf-8")
+
+# Real lines of debian-reference (samples/), the permission lists of files and
+# of directories: the same template, other key words.
+FILE_LINES = "可读（r）权限允许所有者检查文件的内容。\n\n可写（w）权限允许所有者修改文件内容。\n\n可执行（x）权限允许所有者把文件当做一个命令运行。\n"
+DIRECTORY_LINES = "可读（r）权限允许所有者列出目录内的内容。\n\n可写（w）权限允许所有者添加或删除目录里面的文件。\n\n可执行（x）权限允许所有者访问目录里的文件。\n"
+
+
+@pytest.fixture(scope="module")
+def detector(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, tokenizer=tokenizer)
+
+
+@pytest.fixture(scope="module")
+def verbatim_only(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, Config(edited_ratio=0), tokenizer=tokenizer)
+
+
+def _host_with(passage: str) -> str:
+    # The passage planted as its own paragraph after the first paragraph of
+    # the ls(1) man page (a Chinese host for both languages, as a mixed document).
+    cut = LS_CN.index("\n\n") + 2
+    return LS_CN[:cut] + passage + "\n\n" + LS_CN[cut:]
+
+
+@pytest.mark.parametrize("kind", sorted(EN_EDITS))
+@pytest.mark.parametrize("source_text, sentence, edits", [(GPL, EN, EN_EDITS), (DEBREF, ZH, ZH_EDITS)], ids=["en", "zh"])
+def test_an_edited_sentence_is_found_in_detect_and_check(detector, source_text, sentence, edits, kind):
+    host = _host_with(edits[kind])
+    start = source_text.index(sentence)
+    for spans in (
+        detector.detect([Document("host", host), Document("source", source_text)]).spans,
+        detector.check([Document("host", host)], [Document("source", source_text)]).spans,
+    ):
+        hits = [s for s in spans if s.b_start < start + len(sentence) and start < s.b_end]
+        assert hits, kind
+        (hit,) = hits
+        assert host[hit.a_start : hit.a_end] == edits[kind].rstrip("。.") or edits[kind] in host[hit.a_start : hit.a_end] or host[hit.a_start : hit.a_end] in edits[kind]
+        assert 0.6 < hit.score < 1.0  # how much of the passage is copied
+
+
+def test_template_sentences_are_no_copy(detector, verbatim_only):
+    documents = [Document("files", FILE_LINES), Document("directories", DIRECTORY_LINES)]
+    assert detector.detect(documents).spans == ()
+    assert detector.check(documents[:1], documents[1:]).spans == ()
+
+
+def test_taiwan_and_mainland_man_pages_still_pair(detector, verbatim_only):
+    documents = [Document("zh_CN", LS_CN), Document("zh_TW", LS_TW)]
+    before = verbatim_only.detect(documents).spans
+    after = detector.detect(documents).spans
+    paired = lambda spans: {(p.a, p.b) for s in spans for p in s.pairs}  # noqa: E731
+    assert len(paired(after)) >= len(paired(before)) > 50
+
+
+@pytest.mark.parametrize(
+    "frame, sentence, source",
+    [
+        # 「」: a real frame of fortunes-zh (…作者有句幽默小语说：「…」…) quoting a real sentence of debian-reference.
+        (("二者差一个位元。因此，作者有句幽默小语说：「", "」要不要遵照这个用法是您的自由。"), "这些文件和目录可以分散在多个设备中。", DEBREF),
+        # "": a real sentence of the GPL whose quoted phrase is a real sentence of Debian Reference.
+        (
+            ('The "Program", below, refers to any such program or work, and a "',
+             '" means either the Program or any derivative work under copyright law:'),
+            "I think learning a computer system is like learning a new foreign language.", DEBREF_EN,
+        ),
+        # “”: the same frame with curly quotes.
+        (
+            ('The "Program", below, refers to any such program or work, and a “',
+             '” means either the Program or any derivative work under copyright law:'),
+            "Although tutorial books and documentation are helpful, you have to practice it yourself.", DEBREF_EN,
+        ),
+    ],
+    ids=["corner brackets", "straight quotes", "curly quotes"],
+)
+def test_a_quoted_sentence_is_found_as_an_embedded_copy(detector, frame, sentence, source):
+    assert sentence in source
+    host = frame[0] + sentence + frame[1] + "\n"
+    for spans in (
+        detector.detect([Document("host", host), Document("source", source)]).spans,
+        detector.check([Document("host", host)], [Document("source", source)]).spans,
+    ):
+        (span,) = spans
+        assert host[span.a_start : span.a_end] == sentence == source[span.b_start : span.b_end]
+        assert span.score == 1.0  # a verbatim sentence, whatever its pair's bag-Jaccard
+
+
+def _sentences(text: str) -> list[str]:
+    return [line for line in text.split("\n") if len(line) > 40]
+
+
+EN_LINES = _sentences(GPL)
+ZH_LINES = _sentences(DEBREF)
+
+
+def _edited(line: str, seed: int, share: float) -> str:
+    # Hand-rolled PAN-style operations on the words of a real line (space-separated
+    # words for English, characters for Chinese), with words of the same document.
+    import random
+
+    rng = random.Random(seed)
+    chinese = not line.isascii()
+    units = list(line) if chinese else line.split(" ")
+    pool = list(DEBREF) if chinese else GPL.split()
+    for _ in range(int(share * len(units))):
+        i = rng.randrange(len(units))
+        op = rng.randrange(4)
+        if op == 0 and len(units) > 1:
+            del units[i]
+        elif op == 1:
+            units[i] = rng.choice(pool)
+        elif op == 2:
+            units.insert(i, rng.choice(pool))
+        elif i + 1 < len(units):
+            units[i], units[i + 1] = units[i + 1], units[i]
+    return ("" if chinese else " ").join(units)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(["en", "zh"]),
+    st.integers(0, 10_000),
+    st.integers(1, 3),
+    st.sampled_from([0.0, 0.1, 0.2, 0.3]),
+)
+def test_spans_stay_inside_both_documents_and_verbatim_spans_are_kept(detector, verbatim_only, language, start, length, share):
+    lines = EN_LINES if language == "en" else ZH_LINES
+    first = start % (len(lines) - length)
+    passage = "\n\n".join(_edited(line, start + k, share) for k, line in enumerate(lines[first : first + length]))
+    source_text = GPL if language == "en" else DEBREF
+    documents = [Document("host", _host_with(passage)), Document("source", source_text)]
+    texts = {d.id: d.text for d in documents}
+    found = detector.detect(documents).spans
+    for span in found:
+        assert 0 <= span.a_start < span.a_end <= len(texts[span.a])
+        assert 0 <= span.b_start < span.b_end <= len(texts[span.b])
+        assert 0.0 <= span.score <= 1.0
+    # The stage never removes what verbatim matching finds: each span found
+    # without it lies inside a span found with it, on both sides.
+    for span in verbatim_only.detect(documents).spans:
+        assert any(
+            (s.a, s.b) == (span.a, span.b)
+            and s.a_start <= span.a_start and span.a_end <= s.a_end
+            and s.b_start <= span.b_start and span.b_end <= s.b_end
+            for s in found
+        ), span
+
+
+SAMPLE_FILES = sorted(str(p.relative_to(SAMPLES)) for p in SAMPLES.glob("*.txt"))
+
+
+def _detect_bytes(tmp_path, order, seed) -> bytes:
+    out = tmp_path / f"out-{seed}-{order[0]}.jsonl"
+    env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+    subprocess.run(
+        [sys.executable, "-m", "partialdup", "detect", *order, "-o", str(out)],
+        cwd=SAMPLES, env=env, check=True, capture_output=True, timeout=300,
+    )
+    return out.read_bytes()
+
+
+def test_detect_output_is_the_same_whatever_the_order_and_hash_seed(tmp_path):
+    orders = [SAMPLE_FILES, SAMPLE_FILES[::-1], SAMPLE_FILES[1::2] + SAMPLE_FILES[::2]]
+    outputs = {_detect_bytes(tmp_path, order, seed) for order, seed in zip(orders, (0, 1, 12345))}
+    assert len(outputs) == 1
+    assert outputs.pop().count(b"\n") > 10
