@@ -1,27 +1,54 @@
 """The ``partialdup`` command line.
 
-Exit codes: 0 the run completed (whether or not copies were found; skipped
-inputs are listed on stderr); 1 an internal error (a bug: please report it);
-2 a user error (bad arguments, a missing path, a malformed file, or anything
-skipped under ``--strict``); 130 interrupted.
+Exit codes (as ``diff`` and ``grep`` have them: 1 for "found", 2 for trouble):
+
+* 0: the run completed; copies were found or not (skipped inputs are listed
+  on stderr); also when the reader of the output stops early (``| head``);
+* 1: copies were found and ``--fail-on-match`` was given (for CI);
+* 2: a user error: bad arguments, a missing path, an output that cannot be
+  written (checked before any work; a full disk while writing), a malformed
+  IDF or pairs file, or anything skipped or renamed under ``--strict``;
+* 3: an internal error (a bug: the traceback is printed, please report it);
+* 130: interrupted (Ctrl-C); 143: terminated (SIGTERM).
+
+Whatever the code, an output file given with ``-o`` holds either its old
+content or the whole new output (see :mod:`partialdup.io.output`).
+
+Standard output gets JSONL when it is not a terminal (a pipe, a file: byte
+for byte what ``-o`` writes), with ``-o FILE`` (the file) and with
+``--json``; on a terminal it gets a readable summary, one line per document
+pair (:mod:`partialdup.io.summary`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import shutil
+import signal
 import sys
+import traceback
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from typing import TYPE_CHECKING
 
+from partialdup import __version__
+from partialdup.cli.dedup import add_dedup_command
 from partialdup.cli.options import add_config_options, config_from_args, sweeps_from_args
+from partialdup.cli.jobs import add_job_commands
+from partialdup.cli.store import add_store_commands
+from partialdup.cli.report import add_report_command, add_report_option, write_detection_report
 from partialdup.core.config import Config
 from partialdup.core.errors import InputError, PartialdupError
-from partialdup.io.jsonl import write_jsonl
-from partialdup.io.reader import ReadResult, read_documents
+from partialdup.io.encoding import check_encoding
+from partialdup.io.jsonl import printable, write_jsonl, write_jsonl_bytes
+from partialdup.io.output import OutputError, atomic_output, atomic_path, check_folder, check_output
+from partialdup.io.progress import Progress
+from partialdup.io.reader import STDIN, ReadResult, read_documents
+from partialdup.io.summary import summarise, summary_lines
 from partialdup.methods import method_names
 
 if TYPE_CHECKING:
@@ -33,46 +60,144 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_INTERNAL, EXIT_USER, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FOUND, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that temporary files go."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code (see the module notes)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        code = int(args.run(args) or EXIT_OK)
-        sys.stdout.flush()  # inside the try: a closed pipe is reported here
+        with _terminate_cleanly():
+            code = int(args.run(args) or EXIT_OK)
+            _flush_stdout()  # inside the try: a closed pipe is reported here
         return code
     except PartialdupError as error:
-        print(f"partialdup: error: {error}", file=sys.stderr)
+        print(f"partialdup: error: {printable(str(error))}", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:
         print("partialdup: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except _Terminated:
+        print("partialdup: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         # The reader of our output went away (`partialdup detect ... | head`):
         # not an error; silence the flush at exit that would fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return EXIT_OK
+    except Exception:  # a bug: the traceback is what a report needs
+        traceback.print_exc()
+        print("partialdup: internal error (a bug: please report it with the lines above)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+@contextlib.contextmanager
+def _terminate_cleanly() -> Iterator[None]:
+    # SIGTERM (`timeout`, a CI job cancelled) would end the process at once,
+    # leaving a temporary output file; raised as an exception, it unwinds.
+    def terminated(signum: int, frame: object) -> None:
+        raise _Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        _silence_stdout()
+        raise OutputError(f"standard output: cannot write ({error.strerror})") from None
+
+
+def _silence_stdout() -> None:
+    # Output that could not be written is dropped: the flush at exit would
+    # fail again and print a traceback.
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+_EXIT_CODES = """exit codes:
+  0    the run completed, copies found or not
+  1    copies found, with --fail-on-match
+  2    a user error (bad arguments, input or output); one line on stderr
+  3    an internal error (a bug: please report it)
+  130  interrupted; 143 terminated"""
+
+_INPUTS = """PATH is a .txt file, a .jsonl file of {"id": ..., "text": ...} records, a folder
+(searched for both) or - for standard input (id <stdin>). The encoding of each file
+is detected: UTF-8, UTF-16/32, GB18030 (GBK), Big5 and others; --encoding overrides."""
+
+
+def _command(commands: argparse._SubParsersAction, name: str, help: str, about: str, examples: str) -> argparse.ArgumentParser:
+    """A subcommand with a description and examples in its ``--help``."""
+    return commands.add_parser(
+        name, help=help, description=about, epilog=f"examples:\n{examples}\n\n{_EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="partialdup", description="Find passages copied between documents.")
+    parser = argparse.ArgumentParser(
+        prog="partialdup", description="Find passages copied between documents.",
+        epilog=f"'partialdup COMMAND --help' describes a command, with examples.\n\n{_EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    detect = commands.add_parser("detect", help="every copied passage among the given documents")
-    detect.add_argument("paths", nargs="+", metavar="PATH", help=".txt/.jsonl files or folders")
+    detect = _command(
+        commands, "detect", "every copied passage among the given documents",
+        f"Every passage copied between any two of the documents, with exact character offsets.\n\n{_INPUTS}",
+        "  partialdup detect samples/                      # a summary on the terminal\n"
+        "  partialdup detect samples/ -o matches.jsonl     # JSONL: every span with its offsets\n"
+        "  partialdup detect a.txt b.txt --fail-on-match   # exit 1 when a copy is found (CI)\n"
+        "  cat essay.txt | partialdup detect - sources/ --json",
+    )
+    detect.add_argument("paths", nargs="+", metavar="PATH", help=".txt/.jsonl files, folders, or - for standard input")
     _add_detector_options(detect)
+    _add_input_options(detect)
+    _add_result_options(detect)
     detect.set_defaults(run=_run_detect)
 
-    check = commands.add_parser("check", help="passages of the queries copied from a reference set")
-    check.add_argument("queries", nargs="+", metavar="QUERY")
-    check.add_argument("--against", nargs="+", required=True, metavar="PATH", help="reference documents")
+    check = _command(
+        commands, "check", "passages of the queries copied from a reference set",
+        f"The passages of each query copied from the reference documents (A = query, B = reference).\n\n{_INPUTS}",
+        "  partialdup check essay.txt --against sources/\n"
+        "  partialdup check essays/ --against sources/ -o found.jsonl\n"
+        "  partialdup check - --against sources/ --fail-on-match < essay.txt",
+    )
+    check.add_argument("queries", nargs="+", metavar="QUERY", help=".txt/.jsonl files, folders, or - for standard input")
+    references = check.add_mutually_exclusive_group(required=True)
+    references.add_argument("--against", nargs="+", metavar="PATH", help="reference documents")
+    references.add_argument("--db", type=Path, metavar="FILE", help="a store made by `partialdup index add` (instead of --against)")
     _add_detector_options(check)
+    _add_input_options(check)
+    _add_result_options(check)
     check.set_defaults(run=_run_check)
+    add_store_commands(commands, check, emit=_emit, read=_read, before_work=_check_before_work, input_options=_add_input_options)
 
-    pan = commands.add_parser("pan", help="PAN text-alignment interface (PAN 2012-2015)")
+    pan = _command(
+        commands, "pan", "PAN text-alignment interface (PAN 2012-2015)",
+        "Reads the lines 'SUSP SRC' of PAIRS and writes OUT_DIR/<susp-stem>-<src-stem>.xml\n"
+        "for each, with one <feature name=\"detected-plagiarism\" .../> per copied passage.",
+        "  partialdup pan goldenset/pairs goldenset/src goldenset/susp out/",
+    )
     pan.add_argument("pairs", type=Path, help='file of lines "SUSP SRC"')
     pan.add_argument("src_dir", type=Path)
     pan.add_argument("susp_dir", type=Path)
@@ -80,7 +205,13 @@ def _parser() -> argparse.ArgumentParser:
     _add_detector_options(pan, output=False)
     pan.set_defaults(run=_run_pan)
 
-    evaluate = commands.add_parser("eval", help="accuracy, space and time of methods on a gold set")
+    evaluate = _command(
+        commands, "eval", "accuracy, space and time of methods on a gold set",
+        "Scores every method and every combination of the values given (sentence-pair\n"
+        "precision, recall, F1, PAN plagdet, index size, time) on a gold set.",
+        "  partialdup eval goldenset --methods low-idf-sig 3-shingle --threshold 0.5 0.6 0.7\n"
+        "  partialdup eval goldenset/slice --json",
+    )
     evaluate.add_argument("goldset", type=Path, help="gold set folder (PAN layout + sentence_pairs.jsonl)")
     evaluate.add_argument("--methods", nargs="+", choices=method_names(), default=list(method_names()), help="methods to run (default: all)")
     evaluate.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled)")
@@ -88,49 +219,141 @@ def _parser() -> argparse.ArgumentParser:
     add_config_options(evaluate, sweep=True)
     evaluate.set_defaults(run=_run_eval)
 
-    idf = commands.add_parser("idf", help="IDF tables")
+    idf = _command(
+        commands, "idf", "IDF tables", "IDF tables: 'partialdup idf build --help'.",
+        "  partialdup idf build corpus/ -o my.tsv && partialdup detect docs/ --idf my.tsv",
+    )
     idf_commands = idf.add_subparsers(dest="idf_command", required=True, metavar="ACTION")
-    build = idf_commands.add_parser("build", help="build an IDF table from your own documents")
+    build = _command(
+        idf_commands, "build", "build an IDF table from your own documents",
+        f"An IDF table (TSV) from your own documents, one document each.\n\n{_INPUTS}",
+        "  partialdup idf build corpus/ -o my.tsv --min-df 3",
+    )
     build.add_argument("paths", nargs="+", metavar="PATH", help=".txt/.jsonl files or folders; one document each")
     build.add_argument("-o", "--output", required=True, type=Path, help="TSV file to write")
     build.add_argument("--min-df", type=int, default=2, help="drop tokens in fewer documents (default 2)")
     build.add_argument("--strict", action="store_true", help="fail on the first unreadable input")
+    _add_input_options(build)
     build.set_defaults(run=_run_idf_build)
+    add_dedup_command(commands)
+    add_report_command(commands)
+    add_job_commands(commands, _add_detector_options, _add_input_options)
     return parser
 
 
 def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = True) -> None:
     if output:
         parser.add_argument("-o", "--output", type=Path, help="write JSONL here (default: stdout)")
+        add_report_option(parser)
     parser.add_argument("--method", choices=method_names(), default=Config().method, help=f"fingerprint method (default {Config().method})")
     parser.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled zh + en)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
     add_config_options(parser)
 
 
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoding", metavar="NAME", help="read every file in this encoding (default: detected per file)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary on stderr (problems are still reported)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also report each file read and its encoding")
+
+
+def _add_result_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="JSONL on standard output even on a terminal (default there: a summary)")
+    parser.add_argument("--fail-on-match", action="store_true", help="exit with 1 when a copied passage is found (for CI)")
+
+
+def _check_before_work(args: argparse.Namespace) -> None:
+    """Outputs and the encoding are checked before any work (one line, exit 2)."""
+    for output in (getattr(args, "output", None), getattr(args, "report", None)):
+        if output is not None and str(output) != STDIN:
+            check_output(output)
+    if getattr(args, "encoding", None):
+        args.encoding = check_encoding(args.encoding)
+
+
 def _detector(args: argparse.Namespace) -> Detector:
     config = config_from_args(args, args.method)  # ConfigError names the option (exit 2), before any work
+    _check_before_work(args)
     from partialdup.pipeline.factory import make_detector
     from partialdup.text.resources import load_idf
 
     return make_detector(args.method, load_idf(args.idf), config)
 
 
-def _read(paths: Sequence[str], strict: bool) -> ReadResult:
-    result = read_documents(paths, strict=strict)
+def _say(message: str) -> None:
+    print(f"partialdup: {printable(message)}", file=sys.stderr)
+
+
+def _read(paths: Sequence[str], strict: bool, args: argparse.Namespace | None = None) -> ReadResult:
+    """Read the documents and report what was skipped or renamed (one line each).
+
+    Args:
+        paths: As given on the command line (``-`` is standard input).
+        strict: Fail on the first problem.
+        args: The command's arguments, for ``--encoding`` and ``--verbose``.
+    """
+    if STDIN in paths and _is_terminal(sys.stdin):
+        _say("reading standard input (end it with Ctrl-D)")
+    result = read_documents(paths, strict=strict, encoding=getattr(args, "encoding", None))
     for message in result.skipped:
-        print(f"partialdup: skipped: {message}", file=sys.stderr)
-    if result.ignored_files:
-        print(f"partialdup: ignored {result.ignored_files} file(s) that are neither .txt nor .jsonl", file=sys.stderr)
+        _say(f"skipped: {message}")
+    for message in result.renamed:
+        _say(f"renamed: {message}")
+    if getattr(args, "verbose", False):
+        for name, encoding in result.encodings:
+            _say(f"read {name} ({encoding})")
+    if result.ignored_files and not getattr(args, "quiet", False):
+        _say(f"ignored {result.ignored_files} file(s) that are neither .txt nor .jsonl")
     return result
 
 
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _write_spans(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
+    """JSONL to ``-o``, or to standard output; a summary on a terminal."""
+    output = getattr(args, "output", None)
+    if output is not None and str(output) != STDIN:
+        with atomic_output(output) as stream:
+            return write_jsonl(detection.spans, stream)
+    try:
+        if not getattr(args, "json", False) and _is_terminal(sys.stdout):
+            return _write_summary(detection, args, read)
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        return write_jsonl_bytes(detection.spans, buffer) if buffer is not None else write_jsonl(detection.spans, sys.stdout)
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # a full disk behind a redirection, /dev/full
+        _silence_stdout()
+        raise OutputError(f"standard output: cannot write ({error.strerror})") from None
+
+
+def _write_summary(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
+    texts = {d.id: d.text for result in read for d in result.documents}
+    arrow = "←" if getattr(args, "command", "") == "check" else "↔"
+    width = shutil.get_terminal_size().columns
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a terminal that cannot show a character
+    for line in summary_lines(summarise(detection.spans, texts), detection.stats.documents, width, arrow=arrow):
+        print(line)
+    return len(detection.spans)
+
+
 def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult], config: Config) -> int:
-    if args.output:
-        with args.output.open("w", encoding="utf-8", newline="\n") as stream:
-            count = write_jsonl(detection.spans, stream)
-    else:
-        count = write_jsonl(detection.spans, sys.stdout)
+    count = _write_spans(detection, args, read)
+    if args.report:
+        write_detection_report(args.report, detection.spans, read, config)
+    if not getattr(args, "quiet", False):
+        _report_stats(detection, read, config, count)
+    return EXIT_FOUND if getattr(args, "fail_on_match", False) and count else EXIT_OK
+
+
+def _report_stats(detection: Detection, read: Sequence[ReadResult], config: Config, count: int) -> None:
     stats = detection.stats
     skipped = sum(len(r.skipped) for r in read)
     print(
@@ -150,25 +373,34 @@ def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadRes
             f"were not used to find candidates ({stats.skipped_postings} postings skipped; raise --max-postings to use them)",
             file=sys.stderr,
         )
-    return EXIT_OK
 
 
 def _run_detect(args: argparse.Namespace) -> int:
     detector = _detector(args)
-    read = _read(args.paths, args.strict)
-    return _emit(detector.detect(read.documents), args, [read], detector.config)
+    read = _read(args.paths, args.strict, args)
+    progress = Progress.on_terminal(args.quiet)
+    documents = [detector.features(d) for d in progress.each(read.documents, "reading documents")]
+    with progress.stage("matching"):
+        detection = detector.detect(documents)
+    return _emit(detection, args, [read], detector.config)
 
 
 def _run_check(args: argparse.Namespace) -> int:
     detector = _detector(args)
-    queries = _read(args.queries, args.strict)
-    references = _read(args.against, args.strict)
-    return _emit(detector.check(queries.documents, references.documents), args, [queries, references], detector.config)
+    queries = _read(args.queries, args.strict, args)
+    references = _read(args.against, args.strict, args)
+    progress = Progress.on_terminal(args.quiet)
+    query_features = [detector.features(d) for d in progress.each(queries.documents, "reading queries")]
+    reference_features = [detector.features(d) for d in progress.each(references.documents, "reading references")]
+    with progress.stage("matching"):
+        detection = detector.check(query_features, reference_features)
+    return _emit(detection, args, [queries, references], detector.config)
 
 
 def _run_pan(args: argparse.Namespace) -> int:
     from partialdup.eval.pan import run_pan
 
+    check_folder(args.out_dir)  # before any work, like -o
     run = run_pan(_detector(args), args.pairs, args.src_dir, args.susp_dir, args.out_dir)
     print(f"partialdup: {run.pairs} pairs, {run.detections} detections written to {args.out_dir}", file=sys.stderr)
     return EXIT_OK
@@ -198,16 +430,19 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 
 def _run_idf_build(args: argparse.Namespace) -> int:
-    read = _read(args.paths, args.strict)
+    _check_before_work(args)
+    read = _read(args.paths, args.strict, args)
     if not read.documents:
         raise InputError("no documents to build an IDF table from")
     from partialdup.text.idf import build_idf
     from partialdup.text.tokens import Tokenizer
 
     tokenizer = Tokenizer()
-    table = build_idf((tokenizer.words(d.text) for d in read.documents), min_df=args.min_df)
-    sources = ", ".join(args.paths)
-    table.save(args.output, header=f"built by partialdup idf build from {len(read.documents)} documents: {sources}")
+    progress = Progress.on_terminal(args.quiet)
+    table = build_idf((tokenizer.words(d.text) for d in progress.each(read.documents, "reading documents")), min_df=args.min_df)
+    sources = ", ".join(printable(path) for path in args.paths)
+    with atomic_path(args.output) as temporary:
+        table.save(temporary, header=f"built by partialdup idf build from {len(read.documents)} documents: {sources}")
     print(f"partialdup: {len(table.values)} tokens from {len(read.documents)} documents written to {args.output}", file=sys.stderr)
     return EXIT_OK
 
