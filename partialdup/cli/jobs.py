@@ -130,7 +130,7 @@ def _run_merge(args: argparse.Namespace) -> int:
 
     log = args.log or args.output.with_name(args.output.name + ".dropped.jsonl")
     where = args.map or args.output.with_name(args.output.name + ".map.jsonl")
-    _checked(args.output, log, where)
+    _checked(log, where)  # --output is checked with the options, by _detector
     detector = _detector(_boilerplate_off(args))
     pages = _read(args.pages, args.strict, args).documents
     merged = merge_pages(pages, detector)
@@ -146,9 +146,9 @@ def _run_merge(args: argparse.Namespace) -> int:
 def _boilerplate_off(args: argparse.Namespace) -> argparse.Namespace:
     """The jobs report what recurs (a licence paragraph in many sources, a
     first post on every page): the boilerplate rule is off unless asked for."""
-    if not hasattr(args, "config:boilerplate"):
-        setattr(args, "config:boilerplate", 0)
-    return args
+    from partialdup.cli.options import default_unless_given
+
+    return default_unless_given(args, "boilerplate", 0)
 
 
 def _plain(record: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from partialdup.core.config import Config, ParamInfo, flag_of, params_of
 
-__all__ = ["add_config_options", "config_from_args", "sweeps_from_args"]
+__all__ = ["add_config_options", "config_from_args", "sweeps_from_args", "default_unless_given"]
 
 _PREFIX = "config:"
 
@@ -64,6 +64,14 @@ def add_config_options(parser: argparse.ArgumentParser, *, sweep: bool = False) 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     return {key[len(_PREFIX):]: value for key, value in vars(args).items() if key.startswith(_PREFIX)}
+
+
+def default_unless_given(args: argparse.Namespace, name: str, value: Any) -> argparse.Namespace:
+    """Give a parameter another default for one command (the jobs turn the
+    boilerplate rule off) while an option the user gave still wins."""
+    if not hasattr(args, _PREFIX + name):
+        setattr(args, _PREFIX + name, value)
+    return args
 
 
 def config_from_args(args: argparse.Namespace, method: str | None = None) -> Config:

@@ -20,13 +20,14 @@ that map, :class:`Dropped` every passage left out and what it repeats.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from rapidfuzz import fuzz
 
 from partialdup.core.types import Document, DocumentFeatures, Span
+from partialdup.match.refine import Normaliser
+from partialdup.match.score import letters, normalised_letters
 from partialdup.pipeline.detector import Detector
 
 __all__ = ["Piece", "Dropped", "Merge", "merge_pages", "DEFAULT_MIN_RATIO", "MIN_REPEAT_LETTERS"]
@@ -39,9 +40,6 @@ DEFAULT_MIN_RATIO = 95.0
 #: quote); a shorter line said twice is kept (see :func:`_evidence`).
 MIN_REPEAT_LETTERS = 20
 
-_NOT_LETTERS = re.compile(r"[\W_]+")
-
-Normaliser = Callable[[str], tuple[str, object]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +131,7 @@ def _evidence(drop: Dropped, text: str) -> bool:
     page boundaries), however short, are found line by line by
     :func:`_edge_repeats`.
     """
-    return len(_NOT_LETTERS.sub("", text[drop.start : drop.end])) >= MIN_REPEAT_LETTERS
+    return len(letters(text[drop.start : drop.end])) >= MIN_REPEAT_LETTERS
 
 
 def _edge_repeats(pages: Sequence[Document]) -> Iterable[Dropped]:
@@ -218,10 +216,10 @@ def _repeats(
 
 
 def _agree(first: str, second: str, normalise: Normaliser, min_ratio: float) -> bool:
-    letters = [_NOT_LETTERS.sub("", str(normalise(text)[0])) for text in (first, second)]
-    if not letters[0] or not letters[1]:
+    mine, theirs = normalised_letters(first, normalise), normalised_letters(second, normalise)
+    if not mine or not theirs:
         return False
-    return fuzz.ratio(letters[0], letters[1], score_cutoff=min_ratio) >= min_ratio
+    return fuzz.ratio(mine, theirs, score_cutoff=min_ratio) >= min_ratio
 
 
 def _merged_ranges(dropped: list[Dropped], order: dict[str, int]) -> list[Dropped]:

@@ -19,10 +19,22 @@ from rapidfuzz import fuzz
 
 from partialdup.match.refine import Normaliser
 
-__all__ = ["passage_similarity"]
+__all__ = ["passage_similarity", "letters", "normalised_letters"]
 
-# Everything but letters and digits (as in partialdup.match.verify).
+# Everything but letters and digits: \w is str.isalnum() plus the underscore
+# (both test Py_UNICODE_ISALNUM); a property test checks they agree.
 _NOT_LETTERS = re.compile(r"[\W_]+")
+
+
+def letters(text: str) -> str:
+    """The letters and digits of a text, everything else dropped."""
+    return _NOT_LETTERS.sub("", text)
+
+
+def normalised_letters(text: str, normalise: Normaliser) -> str:
+    """The letters and digits of a text after the tokenizer's normalisation
+    (NFKC, case folding, Traditional to Simplified): what the character checks compare."""
+    return letters(normalise(text)[0])
 
 
 def passage_similarity(first: str, second: str, normalise: Normaliser) -> float:
@@ -31,8 +43,7 @@ def passage_similarity(first: str, second: str, normalise: Normaliser) -> float:
     Two passages without letters or digits (a rule line, punctuation) score
     1.0 when their text is the same, else 0.0.
     """
-    a = _NOT_LETTERS.sub("", normalise(first)[0])
-    b = _NOT_LETTERS.sub("", normalise(second)[0])
+    a, b = normalised_letters(first, normalise), normalised_letters(second, normalise)
     if a == b:
         return 1.0 if a or first.strip() == second.strip() else 0.0
     if not a or not b:

@@ -45,6 +45,7 @@ from rapidfuzz import fuzz
 
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
+from partialdup.match.score import normalised_letters
 from partialdup.core.types import DocumentFeatures, Sentence
 
 __all__ = [
@@ -74,10 +75,6 @@ EMBEDDED_CONTAINMENT = 0.5
 
 #: ... and the smaller bag holds at least this many features.
 EMBEDDED_MIN_FEATURES = 2
-
-# Everything but letters and digits: \w is str.isalnum() plus the underscore
-# (both test Py_UNICODE_ISALNUM); a property test checks they agree.
-_NOT_LETTERS = re.compile(r"[\W_]+")
 
 # A numbered heading: "9.2.1.4. Creating ...", "2.7.13.\xa0移植 ..." (two levels or more).
 _NUMBERED_HEADING = re.compile(r"\s*\d+(?:\.\d+)+\.?\s")
@@ -122,8 +119,7 @@ class NearMissCheck:
 
     def letters(self, text: str, sentence: Sentence) -> str:
         """A sentence's normalised letters and digits."""
-        normalised, _ = self.normalise(text[sentence.start : sentence.end])
-        return _NOT_LETTERS.sub("", normalised)
+        return normalised_letters(text[sentence.start : sentence.end], self.normalise)
 
     def sentence_letters(self, text: str, sentence: Sentence, tokens: int) -> SentenceLetters:
         """A sentence as the character checks see it; ``tokens`` is its token count."""
