@@ -493,14 +493,21 @@ class Detector:
     def _words_disagree(self, da: DocumentFeatures, i: int, db: DocumentFeatures, m: int) -> bool:
         """Whether two whole sentences of similar length that the features
         accept have words that agree too little for a copy on their own
-        (template sentences that differ in their key words); False when the
+        (template sentences that differ in their key words) and letters that
+        do not agree either (at ``near_ratio``: an edited copy whose garbled
+        word jieba cuts apart still agrees on its letters); False when the
         words are not known or the sentences differ in length (their own
         checks apply)."""
         assert self._edited is not None
         if not (da.words and db.words):
             return False
         first, second = da.words[i], db.words[m]
-        return self._edited.whole(first, second) and not self._edited.alone(first, second)
+        if not self._edited.whole(first, second) or self._edited.alone(first, second):
+            return False
+        check = self._near
+        if check is None or da.text is None or db.text is None:
+            return True
+        return not check.same(check.letters(da.text, da.sentences[i]), check.letters(db.text, db.sentences[m]))
 
     def _add_edited(
         self,

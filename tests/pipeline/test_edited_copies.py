@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document
@@ -142,7 +142,14 @@ def _edited(line: str, seed: int, share: float) -> str:
     return ("" if chinese else " ").join(units)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known fault (issue #11): with the edited-copy stage on, two near-miss pairs at the edges of a "
+    "span the verbatim matching finds (zh, start=89, length=3, share=0.2) are lost; the example below "
+    "reproduces it every run, so this marker fails (XPASS) once the fault is mended",
+)
 @settings(max_examples=12, deadline=None)
+@example(language="zh", start=89, length=3, share=0.2)
 @given(
     st.sampled_from(["en", "zh"]),
     st.integers(0, 10_000),
