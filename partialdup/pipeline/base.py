@@ -1,0 +1,75 @@
+"""What every stage of the detector shares: its parameters, rules and checks.
+
+:class:`DetectorBase` holds the state the stages read (the method, the
+configuration, the copy rules, the character and word checks); the stages
+are mixins beside it (:mod:`.edits`, :mod:`.lookups`, :mod:`.tail`) and
+:class:`~partialdup.pipeline.detector.Detector` puts them together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from partialdup.core.config import Config
+from partialdup.core.types import DocumentFeatures, RunStats, Span
+from partialdup.match.edited import CANDIDATE_JACCARD, EditedCheck
+from partialdup.match.pairs import SentenceKey
+from partialdup.match.verify import EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
+from partialdup.methods.base import Method, resolved_threshold
+from partialdup.methods.similarity import CopyRule
+from partialdup.text.sentences import SentenceSplitter
+from partialdup.text.tokens import Tokenizer
+
+__all__ = ["Detection", "DetectorBase"]
+
+@dataclass(frozen=True)
+class Detection:
+    """What a run found.
+
+    Attributes:
+        spans: Duplicated spans, sorted by (a, b, a_start, b_start, a_end, b_end).
+        stats: Work done and skipped.
+    """
+
+    spans: tuple[Span, ...]
+    stats: RunStats = field(default_factory=RunStats)
+
+
+class DetectorBase:
+    """The state the detector's stages share (see :class:`~partialdup.pipeline.detector.Detector`)."""
+
+    def __init__(
+        self,
+        method: Method,
+        config: Config = Config(),
+        *,
+        tokenizer: Tokenizer | None = None,
+        splitter: SentenceSplitter | None = None,
+    ) -> None:
+        self.method = method
+        self.config = config
+        self.threshold = resolved_threshold(config)
+        self.rule = CopyRule(self.threshold, config.containment, config.min_contained)
+        if config.embedded_ratio:
+            self._near_rule = CopyRule(self.threshold / 2, EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES)
+        else:
+            self._near_rule = CopyRule(self.threshold / 2, 0.0, config.min_contained)
+        # Rejoined sentences pair with a whole sentence by bag-Jaccard only:
+        # containment would let any sentence match the longer rejoined pair
+        # holding it, and extend every span over the next line.
+        self._join_rule = CopyRule(self.threshold, 0.0, config.min_contained)
+        self.tokenizer = tokenizer or Tokenizer()
+        near_on = config.near_ratio or config.embedded_ratio
+        self._near = NearMissCheck(self.tokenizer.normalise, config.near_ratio, config.embedded_ratio) if near_on else None
+        self.splitter = splitter or SentenceSplitter(max_chars=config.max_sentence_chars)
+        self._edited = EditedCheck(config.edited_ratio, config.edited_neighbour_ratio) if config.edited_ratio else None
+        self._loose_rule = CopyRule(min(CANDIDATE_JACCARD, self.threshold / 2), 0.0, config.min_contained)
+
+    def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
+        """Whether a sentence is long enough to be looked up on its own."""
+        return doc.tokens[sentence] >= self.config.min_tokens and bool(doc.bags[sentence])
+
+    def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+        """(document, sentence) of every matchable sentence, in document order."""
+        return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
