@@ -4,4 +4,7 @@ import sys
 
 from partialdup.cli.main import main
 
-sys.exit(main())
+# Guarded: worker processes started by spawn (Dask's local cluster, pools
+# on macOS) import this module again and must not run the command.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,6 +14,14 @@ Prints what docs/methods.md reports:
 * LSH recall against the brute-force pairs of the same signatures.
 
 Run from the repository root: ``python scripts/bench_methods.py [--subset N]``.
+
+``--plot`` draws ``docs/methods.png`` from measured ``partialdup eval --json``
+rows instead (no measuring here): the gold set's rows and, per edit level,
+the rows of ``goldenset/edits/rX``::
+
+    partialdup eval goldenset --json > gold.jsonl
+    for r in 0.1 0.2 0.3; do partialdup eval goldenset/edits/r$r --json > r$r.jsonl; done
+    python scripts/bench_methods.py --plot gold.jsonl --edits r0.1=r0.1.jsonl r0.2=r0.2.jsonl r0.3=r0.3.jsonl
 """
 
 from __future__ import annotations
@@ -151,10 +159,111 @@ def bench_lsh(tokens: list[list[str]], subset: int) -> None:
                   f"{found.candidates:,} candidates, {seconds:.3f} s")
 
 
+def _rows(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """method -> its eval row (the first row of each method), in file order."""
+    import json
+
+    rows: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows.setdefault(row["method"], row)
+    return rows
+
+
+def plot_methods(gold: dict[str, dict[str, Any]], edits: dict[str, dict[str, dict[str, Any]]], out: Path) -> None:
+    """Two panels: what each method finds where (plagdet per kind of copy and
+    edit level, F1 of sentence pairs), and what it costs (compare time, index bytes)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    methods = list(gold) + [m for level_rows in edits.values() for m in level_rows if m not in gold]
+    methods = list(dict.fromkeys(methods))  # a method without a gold row has only its edit cells
+    kinds = sorted({kind for row in gold.values() for kind in row["by_kind"]})
+    columns = ["F1 pairs", "plagdet", *kinds, *(f"random {lang} {level}" for level in edits for lang in ("en", "zh"))]
+    values = np.full((len(methods), len(columns)), np.nan)
+    for i, method in enumerate(methods):
+        row = gold.get(method)
+        if row is not None:
+            values[i, :2] = row["f1"], row["plagdet"]
+            values[i, 2 : 2 + len(kinds)] = [row["by_kind"].get(kind, np.nan) for kind in kinds]
+        j = 2 + len(kinds)
+        for level, level_rows in edits.items():
+            for lang in ("en", "zh"):
+                edited = level_rows.get(method)
+                values[i, j] = edited["by_kind"].get(f"random {lang}", np.nan) if edited else np.nan
+                j += 1
+    figure, (left, right) = plt.subplots(1, 2, figsize=(18, 0.45 * len(methods) + 3), gridspec_kw={"width_ratios": [3, 1.3]})
+    image = left.imshow(values, cmap="viridis", vmin=0.5, vmax=1.0, aspect="auto")
+    left.set_xticks(range(len(columns)), columns, rotation=60, ha="right", fontsize=8)
+    left.set_yticks(range(len(methods)), methods, fontsize=9)
+    for (i, j), value in np.ndenumerate(values):
+        if not np.isnan(value):
+            left.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=6.5, color="white" if value < 0.75 else "black")
+    left.set_title("gold set: F1 of sentence pairs, plagdet per kind of copy; edit slices: plagdet of random edits")
+    figure.colorbar(image, ax=left, fraction=0.02)
+    for method in gold:
+        row = gold[method]
+        right.scatter(row["compare_seconds"] + row["index_seconds"], row["index_bytes"] / 1e6, s=25)
+        right.annotate(method, (row["compare_seconds"] + row["index_seconds"], row["index_bytes"] / 1e6), fontsize=7,
+                       xytext=(3, 2), textcoords="offset points")
+    right.set_xlabel("index + compare seconds on the gold set (one 2-core machine, shared)")
+    right.set_ylabel("index bytes (MB, 8 per feature + 6 per posting)")
+    right.set_yscale("log")
+    right.set_title("cost")
+    figure.tight_layout()
+    figure.savefig(out, dpi=110)
+    print(f"wrote {out}")
+
+
+def pair_acceptance(root: Path) -> None:
+    """Per method, the share of a gold set's copied sentence pairs its fingerprint
+    alone accepts at its default τ (no index, no sequence matching): short
+    sentences (at most 8 tokens) and longer ones, as copied, and with the
+    copy's words reversed (word order changed, words kept)."""
+    from partialdup.core.config import Config
+    from partialdup.eval.goldset import load_goldset
+    from partialdup.methods.base import build_method, method_names, resolved_threshold
+
+    tokenizer, idf = Tokenizer(), load_idf()
+    gold = load_goldset(root)
+    texts = {**gold.sources, **gold.suspicious}
+    pairs = [(tokenizer.words(texts[a][s:e]), tokenizer.words(texts[b][u:v])) for a, s, e, b, u, v in gold.sentence_pairs]
+    pairs = [(x, y) for x, y in pairs if x and y]
+    print(f"{len(pairs):,} gold sentence pairs of {root}; share accepted by the fingerprint alone at the method's tau")
+    print(f"{'method':15s} {'short (<=8)':>12s} {'longer':>8s} {'reversed':>9s}")
+    for name in method_names():
+        method = build_method(Config(), idf, name)
+        tau = resolved_threshold(Config(method=name))
+
+        def accepted(x: list[str], y: list[str]) -> bool:
+            first, second = method.bag(x), method.bag(y)
+            return bool(first) and bool(second) and method.similarity(first, second) >= tau - 1e-9
+
+        short = [accepted(x, y) for x, y in pairs if len(x) <= 8]
+        longer = [accepted(x, y) for x, y in pairs if len(x) > 8]
+        reversed_ = [accepted(x[::-1], y) for x, y in pairs]
+        print(f"{name:15s} {np.mean(short):12.3f} {np.mean(longer):8.3f} {np.mean(reversed_):9.3f}   (n = {len(short)}, {len(longer)})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--subset", type=int, default=3000, help="sentences for the plain references and brute force")
+    parser.add_argument("--plot", nargs="+", type=Path, metavar="ROWS", help="gold-set eval rows (JSONL): draw the figure only")
+    parser.add_argument("--edits", nargs="*", default=[], metavar="LEVEL=ROWS", help="edit-level eval rows, as r0.1=FILE")
+    parser.add_argument("--out", type=Path, default=Path("docs/methods.png"), help="the figure (default docs/methods.png)")
+    parser.add_argument("--pairs", type=Path, metavar="GOLDSET", help="only: share of the gold sentence pairs each fingerprint accepts")
     args = parser.parse_args()
+    if args.pairs:
+        pair_acceptance(args.pairs)
+        return
+    if args.plot:
+        edits = {level: _rows([Path(path)]) for level, _, path in (item.partition("=") for item in args.edits)}
+        plot_methods(_rows(args.plot), edits, args.out)
+        return
     tokenizer, idf = Tokenizer(), load_idf()
     sentences = real_sentences()
     tokens, seconds = timed(lambda: [tokenizer.words(s) for s in sentences])

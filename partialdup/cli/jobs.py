@@ -31,11 +31,18 @@ def add_job_commands(commands: Any, add_detector_options: AddOptions, add_input_
         "plagiarism",
         help="how much of each query was copied, and from which sources",
         description="Per query: the share of its text copied (the union of its copied passages), and per source "
-        "the passages with excerpts of both sides. Nothing is hidden as boilerplate unless --common is given.",
-        epilog="example: partialdup plagiarism essay.txt --against sources/ --json -o report.jsonl",
+        "the passages with excerpts of both sides. Template text among the sources is listed, not counted: a "
+        "passage whose copies lie in --boilerplate (3) or more reference documents (other queries never count; "
+        "--boilerplate 0 counts everything). The sources are files (--against) or a store (--db, made by "
+        "`partialdup index add`): the same report either way.",
+        epilog="examples: partialdup plagiarism essay.txt --against sources/ --json -o report.jsonl\n"
+        "          partialdup plagiarism essay.txt --db sources.db",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     plagiarism.add_argument("queries", nargs="+", metavar="QUERY", help="documents to check")
-    plagiarism.add_argument("--against", nargs="+", required=True, metavar="PATH", help="the reference collection")
+    sources = plagiarism.add_mutually_exclusive_group(required=True)
+    sources.add_argument("--against", nargs="+", metavar="PATH", help="the reference collection")
+    sources.add_argument("--db", type=Path, metavar="FILE", help="a stored reference collection (`partialdup index add`)")
     plagiarism.add_argument("--json", action="store_true", help="one JSON record per query instead of the summary")
     plagiarism.add_argument("--common", type=int, default=0, metavar="N",
                             help="list a region found in N or more sources as common text, not counted (default 0: off)")
@@ -48,7 +55,8 @@ def add_job_commands(commands: Any, add_detector_options: AddOptions, add_input_
         help="which earlier articles each article quotes, with the earliest source of each passage",
         description="Reads articles (JSONL records with id, time and text; other fields are kept) and reports every "
         "passage a later article copies from an earlier one, with the earliest article holding it and the chain "
-        "of re-quotes. The boilerplate rule is off: a statement quoted by many outlets is the point.",
+        "of re-quotes. The boilerplate rule is off (unless --boilerplate N is given): a statement quoted by many "
+        "outlets is the point.",
         epilog="example: partialdup quotes news.jsonl -o quotes.jsonl",
     )
     quotes.add_argument("streams", nargs="+", metavar="STREAM", help="JSONL files of articles (id, time, text)")
@@ -62,7 +70,8 @@ def add_job_commands(commands: Any, add_detector_options: AddOptions, add_input_
         description="Reads the pages in the order given and drops from each page the passages that repeat an "
         "earlier page (a first post shown on every page, quoted posts, headers and footers, overlapping page "
         "boundaries). Only true repeats are dropped: their letters must agree. The merged text is made of "
-        "slices of the pages only; a JSONL map gives every run's page and offsets, a JSONL log every dropped passage.",
+        "slices of the pages only; a JSONL map gives every run's page and offsets, a JSONL log every dropped passage. "
+        "The boilerplate rule is off (unless --boilerplate N is given): a first post on every page is what merge drops.",
         epilog="example: partialdup merge page1.txt page2.txt page3.txt -o thread.txt",
     )
     merge.add_argument("pages", nargs="+", metavar="PAGE", help="the pages, in reading order")
@@ -78,10 +87,21 @@ def _run_plagiarism(args: argparse.Namespace) -> int:
     from partialdup.cli.main import EXIT_OK, _detector, _read
     from partialdup.jobs.plagiarism import plagiarism_reports
 
-    detector = _detector(_boilerplate_off(args))  # checks --output and --report before any work
-    queries, references = _read(args.queries, args.strict, args), _read(args.against, args.strict, args)
-    spans = detector.check(queries.documents, references.documents).spans
-    reports = plagiarism_reports(queries.documents, references.documents, spans, common=args.common)
+    if args.db is not None:
+        from partialdup.store import require_store
+
+        require_store(args.db)  # a one-line error before loading jieba
+    detector = _detector(args)  # checks --output and --report before any work
+    queries = _read(args.queries, args.strict, args)
+    if args.db is not None:
+        detection, references = _from_store(args, detector, queries.documents)
+    else:
+        references = _read(args.against, args.strict, args)
+        detection = detector.check(queries.documents, references.documents)
+    spans = detection.spans
+    reports = plagiarism_reports(
+        queries.documents, references.documents, spans, common=args.common, boilerplate=detection.boilerplate_spans
+    )
     if args.report:
         from partialdup.cli.report import write_detection_report
 
@@ -94,13 +114,28 @@ def _run_plagiarism(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _from_store(args: argparse.Namespace, detector: Any, queries: Any) -> tuple[Any, Any]:
+    """``--db``: the detection of the queries against the stored collection,
+    and the stored documents its spans name (for their excerpts)."""
+    from partialdup.io.reader import ReadResult
+    from partialdup.store import Store
+    from partialdup.text.resources import load_idf
+
+    with Store(args.db, detector, load_idf(args.idf)) as store:
+        detection = store.check(queries)
+        named = sorted({span.b for span in (*detection.spans, *detection.boilerplate_spans)})
+        return detection, ReadResult(tuple(store.read(named)), ())
+
+
 def _summary(report: Any) -> Iterable[str]:
-    yield f"{report.query}\t{report.share:.1%} copied\t{len(report.sources)} source(s)"
+    template = f"\t{report.common_share:.1%} more is template text (not counted)" if report.common_share else ""
+    yield f"{report.query}\t{report.share:.1%} copied\t{len(report.sources)} source(s){template}"
     for source in report.sources:
         yield f"  <- {source.source}\t{source.share:.1%}\t{source.passages} passage(s)\tbest score {source.best_score:.2f}"
     for region in report.regions:
         if region.common:
-            yield f"  common text at {region.start}-{region.end}, in {len(region.sources)} sources (not counted)"
+            excerpt = region.passages[0].query_excerpt
+            yield f"  template text at {region.start}-{region.end}, in {len(region.sources)} source(s) (not counted): {excerpt}"
 
 
 def _run_quotes(args: argparse.Namespace) -> int:

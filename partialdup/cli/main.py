@@ -48,7 +48,7 @@ from partialdup.io.jsonl import printable, write_jsonl, write_jsonl_bytes
 from partialdup.io.output import OutputError, atomic_output, atomic_path, check_folder, check_output
 from partialdup.io.progress import Progress
 from partialdup.io.reader import STDIN, ReadResult, read_documents
-from partialdup.io.summary import summarise, summary_lines
+from partialdup.io.summary import frequent_features_line, summarise, summary_lines
 from partialdup.methods import method_names
 
 if TYPE_CHECKING:
@@ -140,8 +140,17 @@ _EXIT_CODES = """exit codes:
   130  interrupted; 143 terminated"""
 
 _INPUTS = """PATH is a .txt file, a .jsonl file of {"id": ..., "text": ...} records, a folder
-(searched for both) or - for standard input (id <stdin>). The encoding of each file
-is detected: UTF-8, UTF-16/32, GB18030 (GBK), Big5 and others; --encoding overrides."""
+(searched for both, or for the files --glob matches) or - for standard input (id <stdin>).
+Reading no document at all is an error (exit 2). The encoding of each file is detected:
+UTF-8, UTF-16/32, GB18030 (GBK), Big5 and others; --encoding overrides."""
+
+_BOILERPLATE = """Boilerplate (template text: a licence paragraph, a man-page footer) is set apart,
+not reported as a copy: a passage whose copies are mostly each found in --boilerplate
+(3) or more other documents (in check: reference documents; other queries never
+count). It is decided per passage over the whole collection, so a passage is reported
+the same way for every pair of documents that share it, and one more document can only
+move a passage from the copies to the boilerplate, never drop it unsaid: --show-boilerplate
+names each sentence set apart; --boilerplate 0 reports everything as copies."""
 
 
 def _command(commands: argparse._SubParsersAction, name: str, help: str, about: str, examples: str) -> argparse.ArgumentParser:
@@ -163,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
 
     detect = _command(
         commands, "detect", "every copied passage among the given documents",
-        f"Every passage copied between any two of the documents, with exact character offsets.\n\n{_INPUTS}",
+        f"Every passage copied between any two of the documents, with exact character offsets.\n\n{_INPUTS}\n\n{_BOILERPLATE}",
         "  partialdup detect samples/                      # a summary on the terminal\n"
         "  partialdup detect samples/ -o matches.jsonl     # JSONL: every span with its offsets\n"
         "  partialdup detect a.txt b.txt --fail-on-match   # exit 1 when a copy is found (CI)\n"
@@ -177,7 +186,7 @@ def _parser() -> argparse.ArgumentParser:
 
     check = _command(
         commands, "check", "passages of the queries copied from a reference set",
-        f"The passages of each query copied from the reference documents (A = query, B = reference).\n\n{_INPUTS}",
+        f"The passages of each query copied from the reference documents (A = query, B = reference).\n\n{_INPUTS}\n\n{_BOILERPLATE}",
         "  partialdup check essay.txt --against sources/\n"
         "  partialdup check essays/ --against sources/ -o found.jsonl\n"
         "  partialdup check - --against sources/ --fail-on-match < essay.txt",
@@ -245,7 +254,12 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
     if output:
         parser.add_argument("-o", "--output", type=Path, help="write JSONL here (default: stdout)")
         add_report_option(parser)
-    parser.add_argument("--method", choices=method_names(), default=Config().method, help=f"fingerprint method (default {Config().method})")
+    parser.add_argument(
+        "--method", choices=method_names(), default=Config().method,
+        help=f"fingerprint method (default {Config().method}); simhash, simhash-cosine and minhash search by permuted "
+        "tables or LSH bands, which cannot look below tau: --near-ratio, --embedded-ratio and --edited-ratio are off for them "
+        "(docs/methods.md)",
+    )
     parser.add_argument("--idf", action="append", type=Path, help="IDF table TSV (repeatable; default: bundled zh + en)")
     parser.add_argument("--strict", action="store_true", help="fail on the first unreadable file or line instead of skipping it")
     add_config_options(parser)
@@ -254,12 +268,22 @@ def _add_detector_options(parser: argparse.ArgumentParser, *, output: bool = Tru
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", metavar="NAME", help="read every file in this encoding (default: detected per file)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary on stderr (problems are still reported)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="also report each file read and its encoding")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also report each file read and its encoding, and each file ignored")
+    parser.add_argument(
+        "--glob", action="append", metavar="PATTERN",
+        help="in folders, read the files matching PATTERN (repeatable; on the path relative to the folder, * also "
+        "crosses /, or on the file name; default: *.txt and *.jsonl), e.g. --glob '*' or --glob '*.md'",
+    )
 
 
 def _add_result_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="JSONL on standard output even on a terminal (default there: a summary)")
     parser.add_argument("--fail-on-match", action="store_true", help="exit with 1 when a copied passage is found (for CI)")
+    parser.add_argument(
+        "--show-boilerplate", action="store_true",
+        help="name every sentence set apart as boilerplate (document, offsets, documents holding it, excerpt): on "
+        "stderr under the terminal summary, or as JSONL records {\"kind\": \"boilerplate\", ...} after the spans",
+    )
 
 
 def _check_before_work(args: argparse.Namespace) -> None:
@@ -294,17 +318,34 @@ def _read(paths: Sequence[str], strict: bool, args: argparse.Namespace | None = 
     """
     if STDIN in paths and _is_terminal(sys.stdin):
         _say("reading standard input (end it with Ctrl-D)")
-    result = read_documents(paths, strict=strict, encoding=getattr(args, "encoding", None))
+    globs = getattr(args, "glob", None) or ()
+    result = read_documents(paths, strict=strict, encoding=getattr(args, "encoding", None), globs=globs)
     for message in result.skipped:
         _say(f"skipped: {message}")
     for message in result.renamed:
         _say(f"renamed: {message}")
+    kind = "matched by no --glob" if globs else "neither .txt nor .jsonl"
     if getattr(args, "verbose", False):
         for name, encoding in result.encodings:
             _say(f"read {name} ({encoding})")
-    if result.ignored_files and not getattr(args, "quiet", False):
-        _say(f"ignored {result.ignored_files} file(s) that are neither .txt nor .jsonl")
+        for name in result.ignored:
+            _say(f"ignored {name} ({kind})")
+    if not result.documents:  # one line, which says why
+        raise InputError(f"no documents read from {', '.join(printable(str(p)) for p in paths)}{_why_none(result, globs)}")
+    if result.ignored_files and not getattr(args, "verbose", False) and not getattr(args, "quiet", False):
+        _say(f"ignored {result.ignored_files} file(s) {kind} (-v names them; --glob chooses files)")
     return result
+
+
+def _why_none(result: ReadResult, globs: Sequence[str]) -> str:
+    """Why a run read no document, for its one-line error."""
+    if result.ignored_files:
+        hint = "; choose other files with --glob" if globs else ": try --glob '*'"
+        kind = "matched by no --glob" if globs else "neither .txt nor .jsonl"
+        return f" ({result.ignored_files} file(s) {kind}{hint})"
+    if result.skipped:
+        return f" ({len(result.skipped)} input(s) skipped, listed above)"
+    return " (no files found)"
 
 
 def _is_terminal(stream: object) -> bool:
@@ -317,20 +358,40 @@ def _is_terminal(stream: object) -> bool:
 def _write_spans(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
     """JSONL to ``-o``, or to standard output; a summary on a terminal."""
     output = getattr(args, "output", None)
+    listed = _boilerplate_lines(detection, args)
     if output is not None and str(output) != STDIN:
         with atomic_output(output) as stream:
-            return write_jsonl(detection.spans, stream)
+            count = write_jsonl(detection.spans, stream)
+            stream.writelines(listed)
+            return count
     try:
         if not getattr(args, "json", False) and _is_terminal(sys.stdout):
-            return _write_summary(detection, args, read)
+            count = _write_summary(detection, args, read)
+            for record in detection.boilerplate_sentences if listed else ():
+                _say(f"boilerplate: {record.doc} {record.start}-{record.end} (sentence {record.sentence}), "
+                     f"in {record.documents} other document(s): {record.excerpt}")
+            return count
         sys.stdout.flush()
         buffer = getattr(sys.stdout, "buffer", None)
-        return write_jsonl_bytes(detection.spans, buffer) if buffer is not None else write_jsonl(detection.spans, sys.stdout)
+        if buffer is None:
+            count = write_jsonl(detection.spans, sys.stdout)
+            sys.stdout.writelines(listed)
+            return count
+        count = write_jsonl_bytes(detection.spans, buffer)
+        buffer.write("".join(listed).encode("utf-8"))
+        return count
     except BrokenPipeError:
         raise
     except OSError as error:  # a full disk behind a redirection, /dev/full
         _silence_stdout()
         raise OutputError(f"standard output: cannot write ({error.strerror})") from None
+
+
+def _boilerplate_lines(detection: Detection, args: argparse.Namespace) -> list[str]:
+    """The JSONL records of ``--show-boilerplate`` (none without it)."""
+    if not getattr(args, "show_boilerplate", False):
+        return []
+    return [json.dumps(record.record(), ensure_ascii=False) + "\n" for record in detection.boilerplate_sentences]
 
 
 def _write_summary(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
@@ -362,38 +423,53 @@ def _report_stats(detection: Detection, read: Sequence[ReadResult], config: Conf
         file=sys.stderr,
     )
     if stats.boilerplate_sentences:
+        where = "references" if len(read) > 1 else "other documents"  # check reads queries and references
         print(
-            f"partialdup: {stats.boilerplate_sentences} sentence(s) matched in {config.boilerplate} or more other "
-            "documents were taken for boilerplate and not reported (--boilerplate 0 reports them)",
+            f"partialdup: {stats.boilerplate_sentences} sentence(s) copied in {config.boilerplate} or more {where} were "
+            "set apart as boilerplate, not reported as copies (--show-boilerplate names them; --boilerplate 0 reports them)",
+            file=sys.stderr,
+        )
+    if config.exact != "off":
+        measured = stats.exact_false_positives / stats.exact_probes if stats.exact_probes else 0.0
+        print(
+            f"partialdup: --exact {config.exact}: {stats.exact_pairs} exact pair(s) without a search; false positives "
+            f"{stats.exact_false_positives} of {stats.exact_probes} look-ups of unseen sentences, measured rate "
+            f"{measured:.5f}, design rate {stats.exact_design_rate:.5f}",
             file=sys.stderr,
         )
     if stats.frequent_features:
-        print(
-            f"partialdup: {stats.frequent_features} feature(s) held by more than {config.max_postings} sentences "
-            f"were not used to find candidates ({stats.skipped_postings} postings skipped; raise --max-postings to use them)",
-            file=sys.stderr,
-        )
+        print(frequent_features_line(stats.frequent_features, stats.frequent_sentences, config.max_postings), file=sys.stderr)
 
 
 def _run_detect(args: argparse.Namespace) -> int:
     detector = _detector(args)
-    read = _read(args.paths, args.strict, args)
-    progress = Progress.on_terminal(args.quiet)
-    documents = [detector.features(d) for d in progress.each(read.documents, "reading documents")]
-    with progress.stage("matching"):
-        detection = detector.detect(documents)
+    from partialdup.engine import open_engine
+
+    # --engine, --jobs: the same output whichever; a cluster that cannot be
+    # reached is reported before any input is read.
+    with open_engine(detector.config) as engine:
+        read = _read(args.paths, args.strict, args)
+        progress = Progress.on_terminal(args.quiet)
+        documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
+        with progress.stage("matching"):
+            detection = detector.detect(documents, engine=engine)
     return _emit(detection, args, [read], detector.config)
 
 
 def _run_check(args: argparse.Namespace) -> int:
     detector = _detector(args)
-    queries = _read(args.queries, args.strict, args)
-    references = _read(args.against, args.strict, args)
-    progress = Progress.on_terminal(args.quiet)
-    query_features = [detector.features(d) for d in progress.each(queries.documents, "reading queries")]
-    reference_features = [detector.features(d) for d in progress.each(references.documents, "reading references")]
-    with progress.stage("matching"):
-        detection = detector.check(query_features, reference_features)
+    from partialdup.engine import open_engine
+
+    with open_engine(detector.config) as engine:  # --engine, --jobs: the same output whichever
+        queries = _read(args.queries, args.strict, args)
+        references = _read(args.against, args.strict, args)
+        progress = Progress.on_terminal(args.quiet)
+        # One pass over both sets: one set of workers.
+        both = [*queries.documents, *references.documents]
+        features = list(progress.each(detector.features_of(both, engine=engine), "reading documents"))
+        query_features, reference_features = features[: len(queries.documents)], features[len(queries.documents) :]
+        with progress.stage("matching"):
+            detection = detector.check(query_features, reference_features, engine=engine)
     return _emit(detection, args, [queries, references], detector.config)
 
 

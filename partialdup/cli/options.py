@@ -37,7 +37,7 @@ def _help(info: ParamInfo, default: Any) -> str:
         return info.help
     shown = f"{default:g}" if isinstance(default, float) else default
     off = f"; {info.off} = off" if info.off is not None else ""
-    return f"{info.help} (default {shown}{off})" if default is not None else info.help
+    return f"{info.help} (default {shown}{off})" if default not in (None, "") else info.help
 
 
 def add_config_options(parser: argparse.ArgumentParser, *, sweep: bool = False) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from partialdup.cli.options import add_config_options, config_from_args
 from partialdup.core.config import Config
-from partialdup.core.errors import InputError
+from partialdup.core.errors import ConfigError, InputError
 from partialdup.core.types import Document
 from partialdup.io.reader import ReadResult
 from partialdup.methods import method_names
@@ -97,7 +97,14 @@ def _detector_and_idf(args: argparse.Namespace, config: Config) -> tuple[Any, An
     from partialdup.text.resources import load_idf
 
     idf = load_idf(args.idf)
-    return make_detector(args.method, idf, config), idf
+    detector = make_detector(args.method, idf, config)
+    # The store searches its sentences through its own inverted index (bag-Jaccard).
+    if detector.method.search_kind != "bag" or config.exact != "off":
+        raise ConfigError(
+            f"--db: a store holds bag methods only; --method {detector.method.name}"
+            f"{' with --exact' if config.exact != 'off' else ''} runs with --against PATH"
+        )
+    return detector, idf
 
 
 def _read(args: argparse.Namespace, paths: Sequence[str], conventions: _Conventions, what: str) -> ReadResult:

@@ -69,6 +69,10 @@ class ParamInfo:
         cli: False for parameters the command line does not offer.
         sweep: False for parameters ``eval`` cannot vary within one run
             (the gold set is split into sentences once).
+        run_only: True for parameters that say how a run is carried out
+            (worker processes, engine), never what it finds: the output is
+            byte-identical whatever their value, so stores need not record
+            them.
     """
 
     help: str
@@ -80,6 +84,7 @@ class ParamInfo:
     choices: tuple[str, ...] = ()
     cli: bool = True
     sweep: bool = True
+    run_only: bool = False
 
 
 def param(default: Any, help: str, **info: Any) -> Any:
@@ -203,11 +208,9 @@ class JaccardParams(MethodParams):
     """Jaccard of the sentences' word sets (no parameter of its own but τ)."""
 
 
-# SimHash, MinHash and pinyin are not --method choices yet: the detector
-# searches bags only, and these need its dispatch on ``search_kind``. Their
-# parameters are therefore not offered by detect/check/eval (cli=False, so no
-# option there does nothing); ``partialdup dedup`` offers SimHash's from these
-# same declarations. Turn cli on when the methods are registered.
+# SimHash, MinHash and pinyin are --method choices (searched by their own
+# indexes, see partialdup.methods.base); ``partialdup dedup`` offers SimHash's
+# and MinHash's options from these same declarations.
 
 
 @dataclass(frozen=True)
@@ -222,8 +225,8 @@ class SimHashParams(MethodParams):
     """
 
     threshold: float = param(1 - 3 / 64, "1 - k/64", low=0.0, high=1.0, above=True, cli=False)
-    hamming: int = param(3, "SimHash: largest Hamming distance of a duplicate", low=0, high=63, cli=False)
-    weights: str = param("tf-idf", "SimHash: word weights", flag="--simhash-weights", choices=("tf", "tf-idf"), cli=False)
+    hamming: int = param(3, "SimHash: largest Hamming distance of a duplicate (sets tau = 1 - K/64)", low=0, high=63)
+    weights: str = param("tf-idf", "SimHash: word weights (tf or tf-idf)", flag="--simhash-weights", choices=("tf", "tf-idf"))
 
 
 @dataclass(frozen=True)
@@ -237,10 +240,10 @@ class MinHashParams(MethodParams):
         seed: Seed of the hash functions.
     """
 
-    permutations: int = param(128, "MinHash: hash functions (multi) or sketch size (one)", low=1, cli=False)
-    variant: str = param("multi", "MinHash: n hash functions or one (bottom-k)", flag="--minhash-variant", choices=("multi", "one"), cli=False)
-    shingle: int = param(3, "MinHash: words per shingle", flag="--minhash-shingle", low=1, cli=False)
-    seed: int = param(1, "MinHash: seed of the hash functions", flag="--minhash-seed", low=0, cli=False)
+    permutations: int = param(128, "MinHash: hash functions (multi, at most 256) or sketch size (one)", flag="--minhash-permutations", low=1)
+    variant: str = param("multi", "MinHash: n hash functions (multi) or one (bottom-k)", flag="--minhash-variant", choices=("multi", "one"))
+    shingle: int = param(3, "MinHash: words per shingle", flag="--minhash-shingle", low=1)
+    seed: int = param(1, "MinHash: seed of the hash functions", flag="--minhash-seed", low=0)
 
 
 @dataclass(frozen=True)
@@ -252,8 +255,8 @@ class PinyinParams(MethodParams):
         step: Letters between window starts.
     """
 
-    window: int = param(8, "pinyin: letters per window", flag="--pinyin-window", low=1, high=255, cli=False)
-    step: int = param(4, "pinyin: letters between window starts", flag="--pinyin-step", low=1, cli=False)
+    window: int = param(8, "pinyin: letters per window", flag="--pinyin-window", low=1, high=255)
+    step: int = param(4, "pinyin: letters between window starts", flag="--pinyin-step", low=1)
 
 
 @dataclass(frozen=True)
@@ -275,16 +278,21 @@ class Config:
         min_contained: The smaller sentence needs at least this many features
             for the containment rule.
         gap: Unmatched sentences tolerated inside one span, on either side.
-        max_postings: Features held by more sentences are not used to find
-            candidates (reported in the run's statistics).
+        max_postings: Features held by more different sentences (identical
+            sentences count once) are not used to find candidates (reported
+            in the run's statistics).
         max_sentence_chars: A run of text without a terminator is cut into
             sentences of at most this many characters.
         min_tokens: Sentences with fewer tokens are not matched on their own
             (a heading such as "描述" or "See also" recurs everywhere); they
             can still lie inside a span, between matched sentences.
-        boilerplate: A sentence that matches sentences of this many other
-            documents or more is boilerplate (a licence line, a man-page
-            footer) and none of its pairs is reported; 0 turns this off.
+        boilerplate: Template text (a licence line, a man-page footer) is
+            set apart, not reported as a copy: a passage most of whose
+            copies (sentences linked by copied pairs, directly or through
+            other copies) are each copied in this many other documents or
+            more (``check``: reference documents); the same verdict for
+            every pair of documents that share it (see
+            :mod:`partialdup.match.boilerplate`); 0 turns this off.
         refine: Trim span edges to the aligned characters where the text is
             known (see :mod:`partialdup.match.refine`).
         near_ratio: A pair the index finds with bag-Jaccard below τ but at
@@ -323,6 +331,20 @@ class Config:
             origin per reference document: a span whose query side lies
             mostly inside longer spans of the same pair is dropped (see
             :mod:`partialdup.match.origin`). ``detect`` keeps every span.
+        jobs: Worker processes for the features and the pair checks (see
+            :mod:`partialdup.pipeline.parallel`); 0 means one per core
+            (``os.cpu_count()``), 1 runs everything in the calling process.
+            The output does not depend on it.
+        engine: ``local`` (this machine) or ``dask`` (see
+            :mod:`partialdup.engine`); the output does not depend on it.
+        scheduler: For the Dask engine, the address of a running scheduler;
+            empty starts a local cluster of ``jobs`` workers.
+        segmenter: The Chinese word segmenter (see
+            :mod:`partialdup.text.segmenters`); stores record it.
+        exact: ``bloom`` or ``trie``: an exact first stage pairs sentences
+            with equal fingerprints before the near-duplicate search (see
+            :mod:`partialdup.index.exact_first`); ``off`` by default.
+        exact_rate: The Bloom filter's design false-positive rate.
         low_idf_sig: Low-IDF-Sig's parameters.
         shingle: k-Shingle's parameters.
         i_match: I-Match's parameters.
@@ -343,13 +365,18 @@ class Config:
     )
     min_contained: int = param(3, "features the smaller sentence needs for --containment", low=1)
     gap: int = param(3, "unmatched sentences tolerated inside a span", low=0)
-    max_postings: int = param(2000, "ignore features in more sentences than this for candidates", low=1)
+    max_postings: int = param(2000, "ignore features in more different sentences than this for candidates", low=1)
     max_sentence_chars: int = param(
         1000, "cut text without a terminator into sentences of at most this many characters", low=1, sweep=False
     )
     min_tokens: int = param(3, "sentences with fewer tokens are not matched on their own", low=1)
     boilerplate: int = param(
-        3, "a sentence matching this many other documents is boilerplate and not reported", low=0, off=0
+        3,
+        "boilerplate rule: set apart, not reported as copies, a passage whose copies are mostly each found in this "
+        "many other documents (check: references), the same for every pair that shares it; --show-boilerplate "
+        "names them",
+        low=0,
+        off=0,
     )
     refine: bool = param(True, "keep whole-sentence span edges (no character-level trimming)", flag="--no-refine")
     # One character deleted or doubled in ten gives ratio 95, one replaced 90,
@@ -397,6 +424,35 @@ class Config:
         True, "check/pan: also report a query passage's matches with repeats in the same reference "
         "(default: one origin per passage)", flag="--all-origins",
     )
+    # jieba is the reference; rjieba (jieba-rs, the same algorithm and
+    # dictionary in Rust) gives the same tokens on every gold-set sentence
+    # and the same gold-set scores, at about 3x the tokenizer's speed and a
+    # fifth of jieba's load time (docs/design.md, "Segmentation backends").
+    segmenter: str = param(
+        "rjieba", "Chinese word segmenter: rjieba (jieba-rs: jieba's algorithm and dictionary in Rust) or jieba "
+        "(the pure-Python reference)", choices=("rjieba", "jieba"), sweep=False,
+    )
+    # How a run is carried out, never what it finds (byte-identical output
+    # whatever these are; see docs/engine.md).
+    jobs: int = param(
+        0, "worker processes for the features and the pair checks (0 = all cores; 1 = none, all in this process)",
+        low=0, sweep=False, run_only=True,
+    )
+    engine: str = param(
+        "local", "where the stages run: local (this machine, --jobs processes) or dask (a Dask cluster, see "
+        "docs/engine.md)", choices=("local", "dask"), sweep=False, run_only=True,
+    )
+    scheduler: str = param(
+        "", "--engine dask: address of a running Dask scheduler (tcp://HOST:8786); empty: a local cluster of "
+        "--jobs workers", sweep=False, run_only=True,
+    )
+    # The short-text seed's first stage (see partialdup.index.exact_first).
+    exact: str = param(
+        "off", "exact first stage, off, bloom or trie: pair sentences with equal fingerprints through a Bloom "
+        "filter or a Trie before the near-duplicate search, and report the filter's measured false-positive rate",
+        choices=("off", "bloom", "trie"),
+    )
+    exact_rate: float = param(0.01, "--exact bloom: the filter's design false-positive rate", low=0.0, high=1.0, above=True)
     low_idf_sig: LowIdfSigParams = field(default_factory=LowIdfSigParams)
     shingle: ShingleParams = field(default_factory=ShingleParams)
     i_match: IMatchParams = field(default_factory=IMatchParams)

@@ -188,6 +188,9 @@ class RunStats:
         frequent_features: Distinct features whose posting list exceeded the
             bound and were not used to generate candidates.
         skipped_postings: Postings not visited because of that bound.
+        frequent_sentences: Indexed sentences holding such a feature (they
+            were matched through their other features and to identical
+            sentences only).
         boilerplate_sentences: Sentences matched in too many documents to
             report (see ``Config.boilerplate``).
     """
@@ -197,7 +200,15 @@ class RunStats:
     candidate_pairs: int = 0
     frequent_features: int = 0
     skipped_postings: int = 0
+    frequent_sentences: int = 0
     boilerplate_sentences: int = 0
+    # --exact bloom|trie (partialdup.index.exact_first): pairs paired without a
+    # search, look-ups of keys the filter never held, its false positives
+    # among them, and its design rate over those look-ups.
+    exact_pairs: int = 0
+    exact_probes: int = 0
+    exact_false_positives: int = 0
+    exact_design_rate: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, order=True)

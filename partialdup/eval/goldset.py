@@ -187,7 +187,7 @@ def evaluate_method(
     pairs = pair_score(gold.sentence_pairs, _predicted_pairs(spans, sources, suspicious))
     detections = [_span_case(span) for span in spans]
     pan = pan_score(gold.cases, detections)
-    features = sum(sum(bag.values()) for doc in (*sources, *suspicious) for bag in doc.bags)
+    features = sum(_feature_count(detector, bag) for doc in (*sources, *suspicious) for bag in doc.bags)
     return EvalRow(
         method=method,
         params=params,
@@ -253,6 +253,14 @@ def index_bytes(index: ReferenceIndex | SparseIndex) -> int:
     """Size of a compact serialisation of an index: 8 bytes per distinct
     feature plus 6 per posting (4-byte sentence number, 2-byte multiplicity)."""
     return 8 * index.feature_count() + 6 * index.posting_count()
+
+
+def _feature_count(detector: Detector, bag: Mapping[int, int]) -> int:
+    # A bag's multiplicities are features for the bag and word-set methods;
+    # SimHash-Cosine's counts are quantised weights, so the entries count.
+    if detector.method.search_kind in ("bag", "set"):
+        return sum(bag.values())
+    return len(bag)
 
 
 def _timed(step: Callable[[], object]) -> float:

@@ -41,10 +41,17 @@ class IndexedSentence:
 class FeatureIndex:
     """Feature -> sentences holding it, with bag-Jaccard verification.
 
+    Sentences with identical bags form a group (see
+    :mod:`partialdup.index.groups`); a feature's frequency is the number of
+    distinct bags holding it, so a sentence repeated many times does not make
+    its own features over-frequent, and the members of a group are each
+    other's copies whatever their features.
+
     Args:
-        max_postings: A feature held by more sentences than this is not used to
-            find candidates (it would make the search quadratic); pairs sharing
-            other features are still found and scored on their full bags.
+        max_postings: A feature held by more distinct bags than this is not
+            used to find candidates (it would make the search quadratic);
+            pairs sharing other features, and identical bags, are still found
+            and scored on their full bags.
     """
 
     def __init__(self, *, max_postings: int = 2000) -> None:
@@ -52,6 +59,10 @@ class FeatureIndex:
         self.sentences: list[IndexedSentence] = []
         self._lists: dict[int, list[int]] = defaultdict(list)
         self._listed = 0  # sentences already in the posting lists
+        self._group_of: list[int] = []
+        self._members: list[list[int]] = []
+        self._group_lists: dict[int, list[int]] = defaultdict(list)
+        self._by_bag: dict[tuple[tuple[int, int], ...], int] = {}
 
     def add(self, doc: int, sentence: int, bag: Bag) -> int:
         """Index a sentence; returns its key (keys increase from 0)."""
@@ -70,9 +81,41 @@ class FeatureIndex:
         self._listed = len(self.sentences)
         return self._lists
 
+    @property
+    def members(self) -> list[list[int]]:
+        """Keys of each group of identical bags, groups numbered by first key."""
+        # Keyed on the exact sorted bag: the plain reference for the digest
+        # the vectorised search groups by.
+        for key in range(len(self._group_of), len(self.sentences)):
+            bag = self.sentences[key].bag
+            group = self._by_bag.setdefault(_exact(bag), len(self._members))
+            if group == len(self._members):
+                self._members.append([])
+                for feature in bag:
+                    self._group_lists[feature].append(group)
+            self._members[group].append(key)
+            self._group_of.append(group)
+        return self._members
+
+    @property
+    def group_postings(self) -> dict[int, list[int]]:
+        """Feature -> groups whose bag holds it, in increasing group order."""
+        _ = self.members
+        return self._group_lists
+
+    def group_of_bag(self, bag: Bag) -> int | None:
+        """The group whose bag equals ``bag``, if any."""
+        _ = self.members
+        return self._by_bag.get(_exact(bag))
+
     def frequent_features(self) -> int:
-        """How many features exceed ``max_postings``."""
-        return sum(1 for keys in self.postings.values() if len(keys) > self.max_postings)
+        """How many features are held by more than ``max_postings`` distinct bags."""
+        return sum(1 for groups in self.group_postings.values() if len(groups) > self.max_postings)
+
+    def frequent_sentences(self) -> int:
+        """Sentences holding a feature over ``max_postings``."""
+        frequent = {f for f, groups in self.group_postings.items() if len(groups) > self.max_postings}
+        return sum(1 for entry in self.sentences if frequent.intersection(entry.bag))
 
     def feature_count(self) -> int:
         """Distinct features indexed."""
@@ -81,6 +124,11 @@ class FeatureIndex:
     def posting_count(self) -> int:
         """Postings stored (sentence-feature incidences)."""
         return sum(len(keys) for keys in self.postings.values())
+
+
+def _exact(bag: Bag) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(bag.items()))
+
 
 def rarest_prefix(bag: Bag, held: Callable[[int], int], threshold: float | None) -> list[int]:
     """The features of ``bag`` of which a match must share one (prefix filtering).

@@ -16,6 +16,12 @@ Candidates are then scored by the signatures' agreement and kept at ≥ τ.
 * :func:`lsh_join`: every pair of one signature matrix sharing a band, or
   every (query, key) pair of two, vectorised (each band's rows grouped with
   ``np.unique``), scored and filtered.
+* :class:`LshIndex`: incremental (add one signature, query one; one dict
+  of band values per band), as Single-Pass clustering needs it
+  (``partialdup dedup --method minhash``).
+* :func:`band_join`: the candidates alone, (query, key) rows sharing a
+  band, of queries against keys or of one matrix with itself (the
+  sentence index of :mod:`partialdup.index.fingerprints`).
 * :func:`lsh_join_reference`: brute force, every pair scored: what LSH
   approximates. Its recall (the share of the reference's pairs LSH finds)
   is measured, not assumed (tests, ``scripts/bench_methods.py``).
@@ -28,7 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "LshIndex",
     "LshPairs",
+    "band_join",
     "choose_bands",
     "lsh_join",
     "lsh_join_reference",
@@ -121,6 +129,46 @@ def lsh_join(signatures: np.ndarray, threshold: float, bands: int, rows: int, ke
     return LshPairs(pairs[keep, 0].astype(np.int64), pairs[keep, 1].astype(np.int64), score[keep], int(pairs.shape[0]))
 
 
+def _band_ids(band: np.ndarray) -> np.ndarray:
+    """A number per row, equal for rows whose band values are all equal (int64)."""
+    _, ids = np.unique(band, axis=0, return_inverse=True)
+    return ids.ravel().astype(np.int64)
+
+
+def band_join(queries: np.ndarray, keys: np.ndarray | None, bands: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(query, key) rows that agree on at least one whole band, each pair once, sorted.
+
+    Args:
+        queries: Signatures searched for (n × m, uint64).
+        keys: Signatures searched among (k × m); None joins ``queries`` with
+            itself and keeps each pair once, first < second.
+        bands: b.
+        rows: r (b · r ≤ m).
+    """
+    if bands * rows > queries.shape[1]:
+        raise ValueError(f"{bands} bands of {rows} rows need {bands * rows} values, signatures have {queries.shape[1]}")
+    self_join = keys is None
+    pool = queries if keys is None else keys
+    found_q, found_k = [], []
+    for b in range(bands):
+        columns = slice(b * rows, (b + 1) * rows)
+        ids = _band_ids(np.concatenate([queries[:, columns], pool[:, columns]]))
+        query_ids, key_ids = ids[: len(queries)], ids[len(queries) :]
+        order = np.argsort(key_ids, kind="stable")
+        lo = np.searchsorted(key_ids[order], query_ids, side="left")
+        counts = np.searchsorted(key_ids[order], query_ids, side="right") - lo
+        q = np.repeat(np.arange(len(queries), dtype=np.int64), counts)
+        offsets = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        k = order[np.repeat(lo, counts) + offsets].astype(np.int64)
+        keep = q < k if self_join else slice(None)
+        found_q.append(q[keep])
+        found_k.append(k[keep])
+    if not found_q:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    codes = np.unique(np.concatenate(found_q) * len(pool) + np.concatenate(found_k))  # sorted by (query, key)
+    return codes // len(pool), codes % len(pool)
+
+
 def lsh_join_reference(signatures: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
     """Brute force: every pair's signature agreement, ``(i, j, score)`` at ≥ τ, i < j."""
     out = []
@@ -131,3 +179,47 @@ def lsh_join_reference(signatures: np.ndarray, threshold: float) -> list[tuple[i
             if score >= threshold:
                 out.append((i, j, score))
     return out
+
+
+class LshIndex:
+    """Incremental LSH bands: add signatures one by one, find those agreeing at ≥ τ.
+
+    Args:
+        bands: b.
+        rows: r (signatures need b · r values or more).
+        threshold: τ on the share of equal positions.
+    """
+
+    def __init__(self, bands: int, rows: int, threshold: float) -> None:
+        self.bands, self.rows, self.threshold = bands, rows, threshold
+        self._tables: list[dict[bytes, list[int]]] = [{} for _ in range(bands)]
+        self.signatures: list[np.ndarray] = []
+
+    def __len__(self) -> int:
+        return len(self.signatures)
+
+    def _band_keys(self, signature: np.ndarray) -> list[bytes]:
+        if signature.size < self.bands * self.rows:
+            raise ValueError(f"{self.bands} bands of {self.rows} rows need {self.bands * self.rows} values, got {signature.size}")
+        values = np.ascontiguousarray(signature, dtype="<u8")
+        return [values[b * self.rows : (b + 1) * self.rows].tobytes() for b in range(self.bands)]
+
+    def add(self, signature: np.ndarray) -> int:
+        """Index a signature; returns its key (keys increase from 0)."""
+        key = len(self.signatures)
+        self.signatures.append(np.asarray(signature, dtype=np.uint64))
+        for table, band in zip(self._tables, self._band_keys(signature)):
+            table.setdefault(band, []).append(key)
+        return key
+
+    def search(self, signature: np.ndarray) -> list[tuple[float, int]]:
+        """``(agreement, key)`` of the indexed signatures sharing a band at ≥ τ, best first, ties by key."""
+        seen: set[int] = set()
+        for table, band in zip(self._tables, self._band_keys(signature)):
+            seen.update(table.get(band, ()))
+        found = []
+        for key in seen:
+            score = float(np.count_nonzero(self.signatures[key] == signature)) / signature.size
+            if score >= self.threshold:
+                found.append((score, key))
+        return sorted(found, key=lambda item: (-item[0], item[1]))

@@ -36,7 +36,7 @@ class QueryStats:
 
 
 def plain_query(
-index: FeatureIndex,
+    index: FeatureIndex,
     bag: Bag,
     rule: CopyRule | float,
     *,
@@ -45,6 +45,11 @@ index: FeatureIndex,
     stats: QueryStats | None = None,
 ) -> Iterator[Match]:
     """Indexed sentences that ``rule`` accepts as copies of ``bag``.
+
+    The search runs over groups of identical bags (see
+    :attr:`FeatureIndex.members`): the groups sharing a usual feature with
+    the query, and the group equal to it, are scored on their bag, and an
+    accepted group gives all its members.
 
     Args:
         index: The index to search.
@@ -69,24 +74,29 @@ index: FeatureIndex,
     tau = rule.threshold * (1 - 1e-9)
     low, high = (size * tau, size / tau) if not rule.containment else (0, float("inf"))
     probe, skipped = _probe(index, bag, size, rule, below_key)
-    sentences = index.sentences
+    sentences, members = index.sentences, index.members
+
+    def eligible(group: int) -> list[int]:
+        return [key for key in members[group] if sentences[key].doc != doc and (below_key is None or key < below_key)]
+
     candidates: set[int] = set()
     for feature in probe:
-        keys = index.postings[feature]
-        end = len(keys) if below_key is None else bisect_left(keys, below_key)
-        for position in range(end):
-            key = keys[position]
-            other = sentences[key]
-            if other.doc != doc and low <= other.size <= high:
-                candidates.add(key)
+        for group in index.group_postings[feature]:
+            if low <= sentences[members[group][0]].size <= high and eligible(group):
+                candidates.add(group)
+    same = index.group_of_bag(bag)
+    if same is not None and eligible(same):
+        candidates.add(same)
     if stats is not None:
         stats.candidate_pairs += len(candidates)
         stats.skipped_postings += skipped
-    for key in sorted(candidates):
-        other = sentences[key]
+    found: list[Match] = []
+    for group in candidates:
+        other = sentences[members[group][0]]
         common = shared_count(bag, other.bag)
         if rule.accepts(common, size, other.size):
-            yield Match(key, common / (size + other.size - common))
+            found.extend(Match(key, common / (size + other.size - common)) for key in eligible(group))
+    yield from sorted(found, key=lambda match: match.key)
 
 
 def _probe(index: FeatureIndex, bag: Bag, size: int, rule: CopyRule, below_key: int | None) -> tuple[list[int], int]:
@@ -99,16 +109,19 @@ def _probe(index: FeatureIndex, bag: Bag, size: int, rule: CopyRule, below_key: 
     feature of that prefix is over ``max_postings`` (and so cannot be
     read), every other indexed feature is looked up instead, and so it is
     when containment is on (a contained bag may share none of the prefix).
+    A feature's frequency is the number of distinct bags holding it; the
+    postings skipped are counted in sentences.
     """
-    postings = index.postings
-    prefix = rarest_prefix(bag, lambda feature: len(postings.get(feature, ())), None if rule.containment else rule.threshold)
-    indexed = prefix if all(len(postings.get(f, ())) <= index.max_postings for f in prefix) else list(bag)
+    groups, postings = index.group_postings, index.postings
+    held = lambda feature: len(groups.get(feature, ()))  # noqa: E731
+    prefix = rarest_prefix(bag, held, None if rule.containment else rule.threshold)
+    indexed = prefix if all(held(f) <= index.max_postings for f in prefix) else list(bag)
     probe, skipped = [], 0
     for feature in indexed:
-        keys = postings.get(feature)
-        if not keys:
+        if not held(feature):
             continue
-        if len(keys) > index.max_postings:
+        if held(feature) > index.max_postings:
+            keys = postings[feature]
             skipped += len(keys) if below_key is None else bisect_left(keys, below_key)
         else:
             probe.append(feature)

@@ -15,16 +15,25 @@ bag-Jaccard follows from the two sizes. Features held by more than
 sentences candidates (that is what would make the search quadratic), but they
 count in the score of a pair found through another feature, as in the
 reference.
+
+Sentences with identical bags are one row (see :mod:`partialdup.index.groups`):
+a feature's postings count the distinct bags holding it, members of a group
+match each other at score 1.0 without a look-up, and group matches are
+expanded to sentence pairs last (:mod:`partialdup.index.expand`), so a
+sentence repeated tens of thousands of times costs one row, not a quadratic
+search.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
 from scipy import sparse
 
+from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within
+from partialdup.index.groups import group_bags
 from partialdup.index.inverted import FeatureIndex
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
@@ -49,9 +58,14 @@ class PairMatches:
         key: Index key of the matching indexed sentence (int64).
         score: Their bag-Jaccard (float64), computed as the reference does.
         shared: Features they share, Σmin of the two bags (int64).
-        candidates: Pairs sharing a feature that were scored.
+        candidates: Pairs sharing a feature that were scored (a group of
+            identical sentences counts once, see :mod:`partialdup.index.groups`).
         skipped_postings: Postings of over-frequent features not used to find
             candidates (each query sentence counts the postings it skipped).
+        boilerplate: Keys (sorted, int64) that match sentences of the
+            ``boilerplate`` number of other documents or more, when
+            :meth:`SparseIndex.search_all` was asked for them; the pairs
+            between two of them are left out of the arrays above.
     """
 
     query: np.ndarray
@@ -60,6 +74,7 @@ class PairMatches:
     shared: np.ndarray
     candidates: int
     skipped_postings: int
+    boilerplate: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
 
     def sharing(self, least: int) -> PairMatches:
         """The pairs sharing at least ``least`` features (same counters)."""
@@ -75,14 +90,26 @@ class _Columns:
     width: np.ndarray  # int64: highest multiplicity of the feature in one bag
     start: np.ndarray  # int64: column of (feature, 0) in its matrix
     frequent: np.ndarray  # bool: over max_postings
-    postings: np.ndarray  # int64: sentences holding the feature
+    postings: np.ndarray  # int64: distinct bags (groups) holding the feature
+    sentences: np.ndarray  # int64: sentences holding the feature
+
+
+@dataclass(frozen=True)
+class _GroupMatches:
+    """Accepted (query row, group) pairs, before expansion to members."""
+
+    query: np.ndarray
+    group: np.ndarray
+    score: np.ndarray
+    shared: np.ndarray
+    candidates: int
 
 
 class SparseIndex:
     """A read-only matrix view of a built :class:`FeatureIndex`.
 
     Build it once the index holds every reference sentence; adding to the
-    index afterwards is not seen.
+    index afterwards is not seen. Rows are groups of identical bags.
 
     Args:
         index: The inverted index to search.
@@ -93,9 +120,11 @@ class SparseIndex:
         bags = [entry.bag for entry in index.sentences]
         self._docs = np.fromiter((e.doc for e in index.sentences), np.int64, len(bags))
         self._sizes = np.fromiter((e.size for e in index.sentences), np.int64, len(bags))
-        rows, features, occurrences = _expand(bags)
-        self._columns = _index_columns(features, occurrences, rows, index.max_postings)
-        self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(bags))
+        self._groups = group_bags(bags)
+        self._group_sizes = self._sizes[self._groups.first]
+        rows, features, occurrences = _expand([bags[key] for key in self._groups.first.tolist()])
+        self._columns = _index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
+        self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
         self._usual_t = self._usual.T.tocsr()
 
     def feature_count(self) -> int:
@@ -104,11 +133,17 @@ class SparseIndex:
 
     def posting_count(self) -> int:
         """Postings stored (as :meth:`FeatureIndex.posting_count`)."""
-        return int(self._columns.postings.sum())
+        return int(self._columns.sentences.sum())
 
     def frequent_features(self) -> int:
         """How many features exceed ``max_postings`` (as :meth:`FeatureIndex.frequent_features`)."""
         return int(self._columns.frequent.sum())
+
+    def frequent_sentences(self) -> int:
+        """Indexed sentences holding a feature over ``max_postings`` (as
+        :meth:`FeatureIndex.frequent_sentences`)."""
+        holding = np.diff(self._frequent.indptr) > 0
+        return int(self._groups.sizes[holding].sum())
 
     def search(
         self,
@@ -129,46 +164,99 @@ class SparseIndex:
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
         sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
-        return self._blocks(usual, frequent, sizes, query_docs, rule, below_self=False, skipped=skipped)
+        found = self._with_identical(self._blocks(usual, frequent, sizes, rule, below_self=False), bags, sizes)
+        item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
+        return PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped)
 
-    def search_all(self, rule: CopyRule) -> PairMatches:
+    def search_all(self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = ()) -> PairMatches:
         """Every pair of indexed sentences of different documents that ``rule``
-        accepts, once: ``query`` is the larger key, ``key`` the smaller."""
+        accepts, once: ``query`` is the larger key, ``key`` the smaller.
+
+        The pairs are as many as the answer holds: a sentence in n documents
+        has n (n - 1) / 2. The two options leave out, without ever making
+        them, the pairs between two sentences a caller takes for boilerplate
+        anyway (the search itself stays linear in the groups of identical
+        sentences and their matches); a pair of such a sentence with any
+        other is kept.
+
+        Args:
+            rule: When a pair is a copy.
+            boilerplate: When > 0, the sentences that this search matches
+                with sentences of this many other documents or more are
+                returned in :attr:`PairMatches.boilerplate`, and the pairs
+                between two of them are left out.
+            crowded: Keys the pairs between two of which are left out.
+        """
         # The k-th sentence holding a frequent feature skips the k - 1 before it.
-        held = self._columns.postings[self._columns.frequent]
+        held = self._columns.sentences[self._columns.frequent]
         skipped = int(np.sum(held * (held - 1) // 2))
-        return self._blocks(self._usual, self._frequent, self._sizes, self._docs, rule, below_self=True, skipped=skipped)
+        found = self._blocks(self._usual, self._frequent, self._group_sizes, rule, below_self=True)
+        sizes = self._group_sizes
+        copies = _accept(sizes, sizes, sizes, rule)[0]  # a bag is a copy of itself unless empty
+        apart = np.zeros(len(self._docs), bool)
+        apart[np.asarray(crowded, np.int64)] = True
+        common = np.empty(0, np.int64)
+        if boilerplate > 0:
+            many = crowded_groups(found.query, found.group, copies, self._groups, self._docs, boilerplate)
+            common = np.sort(self._groups.members[np.repeat(many, self._groups.sizes)])
+            apart[common] = True
+        # Pairs between two groups all of whose members are apart are never made.
+        out = np.bincount(self._groups.group_of[apart], minlength=len(self._groups)) == self._groups.sizes
+        both = ~(out[found.query] & out[found.group])
+        blocks = Blocks.of(self._groups, self._docs)
+        item, query, key = expand_across(found.query[both], found.group[both], blocks, apart)
+        score, shared = found.score[both][item], found.shared[both][item]
+        selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
+        within, larger, smaller = expand_within(selves, blocks, apart)
+        query, key = np.concatenate((query, larger)), np.concatenate((key, smaller))
+        score = np.concatenate((score, np.ones(len(within), np.float64)))
+        shared = np.concatenate((shared, sizes[selves][within]))
+        code = query * max(len(self._docs), 1) + key
+        if len(code) and not bool((code[1:] > code[:-1]).all()):  # one group's pairs come out sorted
+            order = np.argsort(code, kind="stable")
+            query, key, score, shared = query[order], key[order], score[order], shared[order]
+        return PairMatches(query, key, score, shared, found.candidates, skipped, common)
+
+    def _with_identical(self, found: _GroupMatches, bags: Sequence[Bag], sizes: np.ndarray) -> _GroupMatches:
+        """Add each query's identical group: a bag made only of over-frequent
+        features shares no usual one with its copies, yet is their copy."""
+        rows, groups = self._groups.find(bags, lambda key: self.index.sentences[key].bag)
+        width = max(len(self._groups), 1)
+        new = ~np.isin(rows * width + groups, found.query * width + found.group)
+        rows, groups = rows[new], groups[new]
+        query = np.concatenate((found.query, rows))
+        group = np.concatenate((found.group, groups))
+        score = np.concatenate((found.score, np.ones(len(rows), np.float64)))
+        shared = np.concatenate((found.shared, sizes[rows]))
+        return _GroupMatches(query, group, score, shared, found.candidates + len(rows))
 
     def _blocks(
         self,
         usual: sparse.csr_matrix,
         frequent: sparse.csr_matrix,
         sizes: np.ndarray,
-        query_docs: np.ndarray,
         rule: CopyRule,
         *,
         below_self: bool,
-        skipped: int,
-    ) -> PairMatches:
-        queries, keys, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
+    ) -> _GroupMatches:
+        queries, groups, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
         shares = [np.empty(0, np.int64)]
         candidates = 0
         for low, high in self._block_bounds(usual):
-            query, key, shared = self._candidates(usual, frequent, low, high, query_docs, below_self)
+            query, group, shared = self._candidates(usual, frequent, low, high, below_self)
             candidates += len(query)
-            keep, score = _accept(shared, sizes[query], self._sizes[key], rule)
+            keep, score = _accept(shared, sizes[query], self._group_sizes[group], rule)
             queries.append(query[keep])
-            keys.append(key[keep])
+            groups.append(group[keep])
             scores.append(score[keep])
             shares.append(shared[keep])
-        query, key, score, shared = (np.concatenate(parts) for parts in (queries, keys, scores, shares))
-        order = np.lexsort((key, query))  # blocks are in query order; keys within a row may not be
-        return PairMatches(query[order], key[order], score[order], shared[order], candidates, skipped)
+        query, group, score, shared = (np.concatenate(parts) for parts in (queries, groups, scores, shares))
+        return _GroupMatches(query, group, score, shared, candidates)
 
     def _block_bounds(self, usual: sparse.csr_matrix) -> list[tuple[int, int]]:
         """Row ranges of at most BLOCK_ROWS rows and, but for a single row,
         at most BLOCK_POSTINGS postings reached."""
-        held = np.diff(self._usual_t.indptr).astype(np.int64)  # sentences holding each column
+        held = np.diff(self._usual_t.indptr).astype(np.int64)  # groups holding each column
         cost = usual @ held if usual.shape[1] else np.zeros(usual.shape[0], np.int64)
         bounds, low, spent = [], 0, 0
         for row, reach in enumerate(cost.tolist()):
@@ -186,29 +274,28 @@ class SparseIndex:
         frequent: sparse.csr_matrix,
         low: int,
         high: int,
-        query_docs: np.ndarray,
         below_self: bool,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Pairs sharing a usual feature, with their full shared count."""
+        """(query row, group) pairs sharing a usual feature, with their full
+        shared count (documents are told apart when groups are expanded)."""
         product = (usual[low:high] @ self._usual_t).tocoo()
         query = product.row.astype(np.int64) + low
-        key = product.col.astype(np.int64)
+        group = product.col.astype(np.int64)
         shared = product.data.astype(np.int64)
-        keep = query_docs[query] != self._docs[key]
         if below_self:
-            keep &= key < query
-        query, key, shared = query[keep], key[keep], shared[keep]
+            keep = group < query
+            query, group, shared = query[keep], group[keep], shared[keep]
         if frequent.nnz and len(query):
             # Frequent features count in the score of a pair found otherwise.
-            both = frequent[query].multiply(self._frequent[key])
+            both = frequent[query].multiply(self._frequent[group])
             shared = shared + np.asarray(both.sum(axis=1), np.int64).ravel()
-        return query, key, shared
+        return query, group, shared
 
     def _query_matrices(
         self, rows: np.ndarray, features: np.ndarray, occurrences: np.ndarray, count: int
     ) -> tuple[sparse.csr_matrix, sparse.csr_matrix, int]:
         """Rows over the usual and over the frequent columns (features the index
-        lacks drop out), and the postings the frequent ones hold."""
+        lacks drop out), and the postings (sentences) the frequent ones hold."""
         c = self._columns
         if not len(c.features):
             empty = _binary(rows[:0], rows[:0], count, 0)
@@ -217,7 +304,7 @@ class SparseIndex:
         known = (c.features[where] == features) & (occurrences < c.width[where])
         column = c.start[where] + occurrences
         usual, frequent = known & ~c.frequent[where], known & c.frequent[where]
-        skipped = int(c.postings[where[frequent & (occurrences == 0)]].sum())
+        skipped = int(c.sentences[where[frequent & (occurrences == 0)]].sum())
         return (
             _binary(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
             _binary(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
@@ -243,16 +330,22 @@ def _expand(bags: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.repeat(rows, count_array), np.repeat(feature_array, count_array), occurrences
 
 
-def _index_columns(features: np.ndarray, occurrences: np.ndarray, rows: np.ndarray, max_postings: int) -> _Columns:
+def _index_columns(
+    features: np.ndarray, occurrences: np.ndarray, rows: np.ndarray, max_postings: int, members: np.ndarray
+) -> _Columns:
+    """Columns of the groups' features; ``members``: sentences in each group (row)."""
     distinct, inverse = np.unique(features, return_inverse=True)
+    inverse = inverse.reshape(-1)  # numpy 2.0 shaped it like its input
     width = np.zeros(len(distinct), np.int64)
     np.maximum.at(width, inverse, occurrences + 1)
-    postings = np.bincount(inverse[occurrences == 0], minlength=len(distinct)).astype(np.int64)
+    first = occurrences == 0
+    postings = np.bincount(inverse[first], minlength=len(distinct)).astype(np.int64)
+    sentences = np.bincount(inverse[first], weights=members[rows[first]], minlength=len(distinct)).astype(np.int64)
     frequent = postings > max_postings
     start = np.zeros(len(distinct), np.int64)
     for group in (~frequent, frequent):  # each matrix numbers its own columns from 0
         start[group] = np.cumsum(width[group]) - width[group]
-    return _Columns(distinct, width, start, frequent, postings)
+    return _Columns(distinct, width, start, frequent, postings, sentences)
 
 
 def _binary(rows: np.ndarray, columns: np.ndarray, height: int, width: int) -> sparse.csr_matrix:
@@ -286,6 +379,12 @@ class ReferenceIndex:
 
     sentences: SparseIndex
     joins: SparseIndex
+
+    def frequent_sentences(self) -> int:
+        """Sentences holding a feature over ``max_postings`` (0 when the index
+        cannot tell, as a store's partial index)."""
+        count = getattr(self.sentences, "frequent_sentences", None)
+        return int(count()) if count is not None else 0
 
     def feature_count(self) -> int:
         """Distinct features stored, counted in each of the two indexes."""

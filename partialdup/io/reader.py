@@ -9,6 +9,12 @@ command line should stop the run before any work). Two documents with one id
 do not stop the run either: the second is renamed ``ID#2`` (``#3``, ...) and
 the renaming is reported with both places.
 
+Folders are searched recursively for ``.txt`` and ``.jsonl`` files, or, when
+glob patterns are given, for the files they match (by the path relative to
+the folder, where ``*`` also crosses ``/``, or by the file name): any other
+file is *ignored*, counted and named (``ReadResult.ignored``). A file named on
+the command line is always read.
+
 Offsets everywhere refer to the decoded text: the file's text in its encoding
 (detected, see :mod:`partialdup.io.encoding`, or given), with a leading
 byte-order mark removed and line ends left untouched.
@@ -17,6 +23,7 @@ byte-order mark removed and line ends left untouched.
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 import stat
 import sys
@@ -48,11 +55,12 @@ class ReadResult:
         documents: The documents, in the order given (folders sorted by path).
         skipped: One message per file, folder or JSONL line that was passed
             over (``"path:line:column: what is wrong"``).
-        ignored_files: Files inside folders whose suffix is neither ``.txt``
-            nor ``.jsonl``.
+        ignored_files: How many files inside folders were not read: neither
+            ``.txt`` nor ``.jsonl`` (or, with glob patterns, matched by none).
         renamed: One message per document whose id was already taken, with
             both places and the id it was given.
         encodings: ``(file, encoding)`` of every file read, in order.
+        ignored: The paths of those ignored files, in order.
     """
 
     documents: tuple[Document, ...]
@@ -60,6 +68,7 @@ class ReadResult:
     ignored_files: int = 0
     renamed: tuple[str, ...] = ()
     encodings: tuple[tuple[str, str], ...] = ()
+    ignored: tuple[str, ...] = ()
 
 
 def decode_text(data: bytes, name: str, encoding: str | None = None) -> str:
@@ -86,7 +95,7 @@ class _Reading:
     renamed: list[str] = field(default_factory=list)
     encodings: list[tuple[str, str]] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)
-    ignored: int = 0
+    ignored: list[str] = field(default_factory=list)
 
     def problem(self, message: str) -> None:
         if self.strict:
@@ -107,7 +116,8 @@ class _Reading:
 
     def result(self) -> ReadResult:
         return ReadResult(
-            tuple(self.documents), tuple(self.skipped), self.ignored, tuple(self.renamed), tuple(self.encodings)
+            tuple(self.documents), tuple(self.skipped), len(self.ignored), tuple(self.renamed), tuple(self.encodings),
+            tuple(self.ignored),
         )
 
 
@@ -117,6 +127,7 @@ def read_documents(
     strict: bool = False,
     encoding: str | None = None,
     stdin: BinaryIO | None = None,
+    globs: Sequence[str] = (),
 ) -> ReadResult:
     """Read every document under the given paths.
 
@@ -128,6 +139,11 @@ def read_documents(
             or line, or duplicate id, instead of passing over it.
         encoding: Read every file in this encoding instead of detecting it.
         stdin: What ``-`` reads (``sys.stdin.buffer`` when None).
+        globs: Inside folders, read the files matching any of these
+            patterns (``fnmatch``: on the path relative to the folder, where
+            ``*`` also crosses ``/``, or on the file name) instead of the
+            ``.txt`` and ``.jsonl`` files. A matched ``.jsonl`` file is read
+            as JSONL, any other as one text document.
 
     Returns:
         The documents and the messages about what was passed over or renamed.
@@ -139,12 +155,12 @@ def read_documents(
     reading = _Reading(strict)
     seen: set[str] = set()
     _check_exist(paths)
-    for path, doc_id, problem in _entries(paths):
+    for path, doc_id, problem in _entries(paths, tuple(globs)):
         if problem is not None:
             reading.problem(problem)
             continue
         if path is None:
-            reading.ignored += 1
+            reading.ignored.append(doc_id)  # the ignored file's path
             continue
         key = STDIN if path == STDIN else os.path.realpath(path)
         if key in seen:
@@ -209,11 +225,12 @@ def _read_decoded(path: Path, encoding: str | None) -> Decoded:
 
 # --- which files: paths given, folders walked -------------------------------
 
-#: (path to read, or None for a file ignored by its suffix; document id; problem)
+#: (path to read, or None for a file ignored; document id, or the ignored
+#: file's path; problem)
 _Entry = tuple["Path | str | None", str, "str | None"]
 
 
-def _entries(paths: Sequence[str | Path]) -> Iterator[_Entry]:
+def _entries(paths: Sequence[str | Path], globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
     for given in paths:
         if str(given) == STDIN:
             yield STDIN, STDIN_ID, None
@@ -225,7 +242,7 @@ def _entries(paths: Sequence[str | Path]) -> Iterator[_Entry]:
             yield None, "", _missing(path, error)
             continue
         if stat.S_ISDIR(info.st_mode):
-            yield from _folder(path)
+            yield from _folder(path, globs)
         else:
             yield path, str(given), _not_regular(path, info.st_mode)
 
@@ -251,36 +268,43 @@ def _not_regular(path: Path, mode: int) -> str | None:
     return f"{path}: a device, not a file"
 
 
-def _folder(root: Path) -> Iterator[_Entry]:
+def _folder(root: Path, globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
     """Every entry under a folder, sorted by path; ids are relative paths."""
-    found: list[tuple[Path, str | None]] = []
-    _walk(root, found)
-    for path, problem in sorted(found, key=lambda entry: entry[0]):
+    found: list[tuple[Path, str | None, bool]] = []
+
+    def wanted(path: Path) -> bool:
+        if not globs:
+            return path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES
+        relative = path.relative_to(root).as_posix()
+        return any(fnmatch.fnmatchcase(relative, g) or fnmatch.fnmatchcase(path.name, g) for g in globs)
+
+    _walk(root, found, wanted)
+    for path, problem, read in sorted(found, key=lambda entry: entry[0]):
         if problem is not None:
             yield None, "", problem
-        elif path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES:
+        elif read:
             yield path, path.relative_to(root).as_posix(), None
         else:
-            yield None, "", None  # ignored
+            yield None, str(path), None  # ignored
 
 
-def _walk(folder: Path, found: list[tuple[Path, str | None]]) -> None:
+def _walk(folder: Path, found: list[tuple[Path, str | None, bool]], wanted: Callable[[Path], bool]) -> None:
     # Links to folders are not followed (a loop could never end); links to
     # files are. An unreadable folder is reported like an unreadable file.
     try:
         with os.scandir(folder) as entries:
             children = list(entries)
     except OSError as error:
-        found.append((folder, f"{folder}: cannot read folder ({error.strerror})"))
+        found.append((folder, f"{folder}: cannot read folder ({error.strerror})", False))
         return
     for entry in children:
         path = Path(entry.path)
         if _is(entry.is_dir, follow_symlinks=False):
-            _walk(path, found)
-        elif path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES:
-            found.append((path, _child_problem(path, entry)))
+            _walk(path, found, wanted)
+        elif wanted(path):
+            found.append((path, _child_problem(path, entry), True))
         elif _is(entry.is_file):
-            found.append((path, None))  # a file of another kind: counted as ignored
+            found.append((path, None, False))  # a file not chosen: ignored, named with --verbose
 
 
 def _is(test: Callable[..., bool], **options: bool) -> bool:

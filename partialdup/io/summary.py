@@ -22,7 +22,7 @@ from partialdup.core.types import Span
 from partialdup.io.jsonl import printable
 from partialdup.core.ranges import covered_chars
 
-__all__ = ["PairSummary", "summarise", "summary_lines"]
+__all__ = ["PairSummary", "frequent_features_line", "summarise", "summary_lines"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,23 @@ def summary_lines(summaries: Sequence[PairSummary], documents: int, width: int =
     else:
         lines.append(f"no copied passages among {documents} documents")
     return lines
+
+
+def frequent_features_line(frequent_features: int, frequent_sentences: int, max_postings: int) -> str:
+    """The run's note on the features too common to look up, in words a user reads.
+
+    Args:
+        frequent_features: Features held by more than ``max_postings``
+            different sentences (identical sentences count once).
+        frequent_sentences: Sentences holding one of them (0: not known).
+        max_postings: The bound (``--max-postings``).
+    """
+    holding = f"the {frequent_sentences:,} sentence(s) holding them" if frequent_sentences else "sentences holding them"
+    return (
+        f"partialdup: {frequent_features:,} very common feature(s) (each in more than {max_postings:,} different "
+        f"sentences) were not used to find copies; {holding} were matched only through their other features "
+        "and to identical sentences (--max-postings N raises the bound, at more work)"
+    )
 
 
 def _pair(a: str, b: str, spans: Sequence[Span], texts: Mapping[str, str]) -> PairSummary:

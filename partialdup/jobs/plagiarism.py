@@ -11,15 +11,20 @@ Built on the spans of ``check`` (A = query, B = source). Per query:
   identical sources is one region listed with all of them;
 * per **source**: its own share, passages and best score.
 
-Nothing is hidden by default: the detector runs with its boilerplate rule off
-(a paragraph of the GPL that recurs in five licences is still copied text).
-A region found in ``common`` or more sources can be set apart as common text
-(a template every reference shares): it is then listed, not counted.
+Template text among the sources is set apart, never hidden: the detector's
+boilerplate rule (:mod:`partialdup.match.boilerplate`, in its ``check`` form)
+takes a passage for a template when its copies lie in ``--boilerplate`` or
+more *reference* documents (other queries never count), and its spans
+(``Detection.boilerplate_spans``) become *common* regions here: listed with
+their sources, not counted in the shares, their own share reported beside
+(a paragraph of the GPL copied from one of five licences that hold it reads
+"31 % copied, 22 % more is template text"). ``common`` can also set apart
+any region found in that many sources.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from partialdup.core.ranges import solid_chars
@@ -64,8 +69,9 @@ class Region:
         start: Offset of the region in the query.
         end: One past its end.
         passages: Every source passage inside it, by source id then offset.
-        common: Found in so many sources that it was set apart as common
-            text (not counted in the shares).
+        common: Template text set apart (not counted in the shares): its
+            passages are boilerplate (found in ``--boilerplate`` or more
+            sources), or it is found in ``common`` or more sources.
     """
 
     start: int
@@ -106,16 +112,24 @@ class QueryReport:
             regions that are not common).
         regions: Its copied regions, in text order (common ones included).
         sources: One summary per source, the largest share first.
+        common_share: Share of its non-white-space characters in common
+            regions only (template text, not counted in ``share``).
     """
 
     query: str
     share: float
     regions: tuple[Region, ...]
     sources: tuple[SourceSummary, ...]
+    common_share: float = 0.0
 
 
 def plagiarism_reports(
-    queries: Sequence[Document], references: Sequence[Document], spans: Iterable[Span], *, common: int = 0
+    queries: Sequence[Document],
+    references: Sequence[Document],
+    spans: Iterable[Span],
+    *,
+    common: int = 0,
+    boilerplate: Iterable[Span] = (),
 ) -> list[QueryReport]:
     """One report per query, in the order given.
 
@@ -125,14 +139,17 @@ def plagiarism_reports(
         spans: The spans of ``check`` (queries against references).
         common: A region found in this many sources or more is common text:
             listed, not counted (0: off).
+        boilerplate: The spans ``check`` set apart as boilerplate
+            (``Detection.boilerplate_spans``): common regions, listed, not counted.
     """
     texts = {doc.id: doc.text for doc in references}
-    by_query: dict[str, list[SourcePassage]] = {doc.id: [] for doc in queries}
     query_texts = {doc.id: doc.text for doc in queries}
-    for span in spans:
-        if span.a in by_query:
-            by_query[span.a].append(_passage(span, query_texts[span.a], texts.get(span.b, "")))
-    return [_report(doc, by_query[doc.id], common) for doc in queries]
+    by_query: dict[str, tuple[list[SourcePassage], list[SourcePassage]]] = {doc.id: ([], []) for doc in queries}
+    for kind, found in enumerate((spans, boilerplate)):
+        for span in found:
+            if span.a in by_query:
+                by_query[span.a][kind].append(_passage(span, query_texts[span.a], texts.get(span.b, "")))
+    return [_report(doc, *by_query[doc.id], common) for doc in queries]
 
 
 def _passage(span: Span, query_text: str, source_text: str) -> SourcePassage:
@@ -147,18 +164,21 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return piece if len(piece) <= EXCERPT_CHARS else piece[: EXCERPT_CHARS - 1] + "…"
 
 
-def _report(query: Document, passages: list[SourcePassage], common: int) -> QueryReport:
+def _report(query: Document, passages: list[SourcePassage], templates: list[SourcePassage], common: int) -> QueryReport:
     regions = _regions(passages, common)
+    regions = sorted([*regions, *(replace(r, common=True) for r in _regions(templates, 0))], key=lambda r: (r.start, r.end, r.common))
     counted = [(r.start, r.end) for r in regions if not r.common]
     total = solid_chars(query.text, [(0, len(query.text))]) or 1
+    copied = solid_chars(query.text, counted) / total
+    everything = solid_chars(query.text, [(r.start, r.end) for r in regions]) / total
     summaries = []
-    for source in sorted({p.source for p in passages}):
+    for source in sorted({p.source for r in regions if not r.common for p in r.passages}):
         mine = [p for r in regions if not r.common for p in r.passages if p.source == source]
         if mine:
             share = solid_chars(query.text, [(p.query_start, p.query_end) for p in mine]) / total
             summaries.append(SourceSummary(source, share, len(mine), max(p.score for p in mine)))
     summaries.sort(key=lambda s: (-s.share, s.source))
-    return QueryReport(query.id, solid_chars(query.text, counted) / total, tuple(regions), tuple(summaries))
+    return QueryReport(query.id, copied, tuple(regions), tuple(summaries), everything - copied)
 
 
 def _regions(passages: list[SourcePassage], common: int) -> list[Region]:

@@ -9,10 +9,12 @@ still agree: the rapidfuzz ``ratio`` (normalised Indel similarity) of the two
 sentences' normalised token sequences stays at 80-90 for one word in five,
 while unrelated sentences that share a chain score 20-50.
 
-This stage works on the candidates the index already finds, nothing else:
+This stage works on candidates from two searches: the feature index at
+:data:`CANDIDATE_JACCARD` (any shared feature) and the word-set search of
+:mod:`partialdup.index.words` (sentences sharing a large part of their
+words, for edited copies of which no feature chain survives):
 
-* **seeds**: every sentence pair of similar length that shares any feature
-  (the index search at :data:`CANDIDATE_JACCARD`) is scored on its words; a
+* **seeds**: every such sentence pair of similar length is scored on its words; a
   pair reaching :attr:`~partialdup.core.config.Config.edited_ratio` (less
   :data:`LONG_RATIO_DROP` for long sentences) is a copy on its own when both
   sentences have :data:`MIN_ALONE_TOKENS` tokens and its numbers agree, unless

@@ -65,7 +65,7 @@ def _strength(span: Span) -> tuple:
     # closest in length (a verbatim copy over a revised repeat); the offsets make
     # the order total, so the result never depends on input order.
     a_length = span.a_end - span.a_start
-    return (-a_length, -span.score, abs(span.b_end - span.b_start - a_length), span.a_start, span.b_start)
+    return (-a_length, -span.score, abs(span.b_end - span.b_start - a_length), span.a_start, span.b_start, span.b_end)
 
 
 class _Coverage:

@@ -16,7 +16,7 @@ from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
 
-__all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits", "rows_by_documents"]
+__all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits"]
 
 #: A sentence: (document number, sentence index).
 SentenceKey = tuple[int, int]
@@ -120,6 +120,35 @@ class FoundPairs:
                 kept[key] = pair
         return sorted(kept.values())
 
+    def pairs(self) -> Iterator[tuple[SentenceKey, SentenceKey]]:
+        """Every recorded sentence pair, as (A sentence, B sentence) keys."""
+        for (a, b), pairs in self.by_documents.items():
+            for pair in pairs:
+                yield (a, pair.a), (b, pair.b)
+
+    def edited(self) -> list[tuple[SentenceKey, SentenceKey]]:
+        """The pairs recorded as copies on their words only (edited copies), sorted."""
+        return sorted(self._words_only - self._firm)
+
+    def split_off(self, apart: Callable[[SentenceKey, SentenceKey], bool]) -> FoundPairs:
+        """Move the pairs ``apart`` accepts into a new :class:`FoundPairs`
+        (with the same records of how each pair was found) and return it:
+        boilerplate pairs, whose spans are built apart."""
+        other = FoundPairs(self._swapped)
+        other._direct, other._weak, other._tentative = self._direct, self._weak, self._tentative
+        other._words_only, other._firm = self._words_only, self._firm
+        for (a, b), pairs in list(self.by_documents.items()):
+            moved = [pair for pair in pairs if apart((a, pair.a), (b, pair.b))]
+            if not moved:
+                continue
+            other.by_documents[(a, b)] = moved
+            kept = [pair for pair in pairs if not apart((a, pair.a), (b, pair.b))]
+            if kept:
+                self.by_documents[(a, b)] = kept
+            else:
+                del self.by_documents[(a, b)]
+        return other
+
     def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
         return (second, first) if self._swapped is not None and self._swapped(first, second) else (first, second)
 
@@ -127,37 +156,15 @@ class FoundPairs:
         self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
 
 
-def rows_by_documents(
-    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
-) -> tuple[dict[int, list[tuple[IndexedSentence, float]]], dict[int, list[tuple[IndexedSentence, float]]]]:
-    """The matches of a search, per query row: (kept rows, boilerplate rows).
-
-    A row that matches sentences of ``boilerplate`` documents or more (0: no
-    limit) is boilerplate. Each row maps to its (indexed entry, score) list,
-    rows in increasing order.
-    """
+def rejoined_hits(found: PairMatches, entries: Sequence[IndexedSentence]) -> Iterator[tuple[int, IndexedSentence, float]]:
+    """(row, indexed entry, score) of a search involving rejoined sentences or
+    quotations, by row, then in the order found. Boilerplate is decided later,
+    on every pair of the run at once (:mod:`partialdup.match.boilerplate`)."""
     hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
     for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
         hits[row].append((entries[key], score))
-    kept: dict[int, list[tuple[IndexedSentence, float]]] = {}
-    common: dict[int, list[tuple[IndexedSentence, float]]] = {}
-    for row, entry_scores in hits.items():
-        many = boilerplate and len({entry.doc for entry, _ in entry_scores}) >= boilerplate
-        (common if many else kept)[row] = entry_scores
-    return kept, common
-
-
-def rejoined_hits(
-    found: PairMatches, entries: Sequence[IndexedSentence], boilerplate: int
-) -> Iterator[tuple[int, IndexedSentence, float]]:
-    """(row, indexed entry, score) of a search involving rejoined sentences.
-
-    A row that matches ``boilerplate`` documents or more (0: no limit) is left
-    out, as whole sentences that do are (see :func:`rows_by_documents`).
-    """
-    kept, _ = rows_by_documents(found, entries, boilerplate)
-    for row, entry_scores in kept.items():
-        for entry, score in entry_scores:
+    for row in sorted(hits):
+        for entry, score in hits[row]:
             yield row, entry, score
 
 

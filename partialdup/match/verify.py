@@ -37,7 +37,6 @@ must agree, whole or the shorter inside the longer, with no minimum length
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -172,10 +171,8 @@ class NearMissCheck:
         near_misses: Iterable[tuple[SentenceKey, SentenceKey, float]],
         first_docs: Sequence[DocumentFeatures],
         second_docs: Sequence[DocumentFeatures],
-        skip: tuple[set[SentenceKey], set[SentenceKey]],
-        boilerplate: int,
-    ) -> None:
-        """Record the near misses whose characters agree as copies.
+    ) -> list[tuple[SentenceKey, SentenceKey]]:
+        """Record the near misses whose characters agree as copies; returns them.
 
         Args:
             found: The pairs found so far; pairs already there are passed over.
@@ -185,10 +182,10 @@ class NearMissCheck:
             first_docs: The documents of the first sentences.
             second_docs: The documents of the second sentences (the same list
                 in ``detect``).
-            skip: Boilerplate sentences of the first and the second side.
-            boilerplate: As for whole matches, a sentence that is a near copy
-                of sentences in this many other documents or more is a
-                template, not a copy (0: no limit).
+
+        A near copy of a template in many documents is boilerplate like a
+        whole match: the detector decides it once every pair is known
+        (:mod:`partialdup.match.boilerplate`).
         """
         seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
         other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
@@ -200,16 +197,11 @@ class NearMissCheck:
 
         accepted = []
         for first, second, score in near_misses:
-            if first in skip[0] or second in skip[1] or found.has(first, second):
+            if found.has(first, second):
                 continue
             a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
             if a is not None and b is not None and self.copied(a, b):
                 accepted.append((first, second, score))
-        documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
-        for first, second, _ in accepted:
-            documents[(0, first)].add(second[0])
-            documents[(other_side, second)].add(first[0])
-        common = {key for key, docs in documents.items() if boilerplate and len(docs) >= boilerplate}
         for first, second, score in accepted:
-            if (0, first) not in common and (other_side, second) not in common:
-                found.add(first, second, score)
+            found.add(first, second, score)
+        return [(first, second) for first, second, _ in accepted]

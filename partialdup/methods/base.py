@@ -12,12 +12,17 @@ k = 4).
 
 The protocol, and how the methods of the literature fit it:
 
-* **Bags of features** (Low-IDF-Sig, k-Shingle, I-Match, SpotSig; all the
-  methods today): the fingerprint is a bag, hash -> multiplicity;
+* **Bags of features** (Low-IDF-Sig, k-Shingle, I-Match, SpotSig, word-set
+  Jaccard, pinyin codes): the fingerprint is a bag, hash -> multiplicity;
   :meth:`Method.similarity` is bag-Jaccard (Σmin / Σmax); the search is the
   inverted feature index (:mod:`partialdup.index`), which only compares
   sentences sharing a feature and scores them exactly. ``search_kind`` is
   ``"bag"``.
+* **Rescored word sets and sketches** (short-text Jaccard, cosine, MinHash
+  with one hash function): the fingerprint is a bag too, the inverted index
+  finds the candidates with a rule that keeps every pair whose score can
+  reach τ (``candidate_rule``), and the method rescores them
+  (``pair_scores``). ``search_kind`` ``"set"``.
 * **SimHash** (64-bit, Hamming distance ≤ k): the fingerprint is one 64-bit
   integer of the weighted tokens; :meth:`similarity` is ``1 - hamming / 64``
   (a threshold τ is a Hamming bound ``k = floor((1 - τ) * 64)``); the search
@@ -40,11 +45,19 @@ The protocol, and how the methods of the literature fit it:
   positive rate; exact duplicates it finds are paired before the
   near-duplicate method searches the rest.
 
-A method whose fingerprints are not bags still produces, per document, one
-fingerprint per sentence, and its index hands back the same
-:class:`~partialdup.index.sparse.PairMatches` (query, key, score, shared)
-the bag methods do, so the pipeline does not need to know which kind it
-runs.
+A method whose fingerprints are not bags still hands the pipeline a bag per
+sentence: it encodes its fingerprint as one (SimHash ``{fingerprint: 1}``,
+a MinHash signature ``{position << 56 | value: 1}``; see each module), so
+documents and the pipeline carry it unchanged. The detector builds the
+index its ``search_kind`` names (:func:`partialdup.index.dispatch.sentence_index`,
+:mod:`partialdup.index.fingerprints`), which decodes the fingerprints and
+hands back the same :class:`~partialdup.index.sparse.PairMatches` (query,
+key, score, shared) the bag methods do, so sequence matching does not need
+to know which kind it runs. The stages that look below τ (near misses,
+embedded sentences, edited copies) run only where the index can do so at a
+reasonable cost (:data:`LOOSE_SEARCH_KINDS`); the exact stage is
+``--exact bloom|trie`` in front of any index
+(:mod:`partialdup.index.exact_first`).
 """
 
 from __future__ import annotations
@@ -65,7 +78,22 @@ __all__ = [
     "method_params",
     "resolved_threshold",
     "build_method",
+    "LOOSE_SEARCH_KINDS",
+    "searches_below_threshold",
 ]
+
+#: Search kinds whose index can look below τ at reasonable cost: the
+#: inverted index of bags or word sets. The stages that do (near misses,
+#: sentences embedded in longer ones, edited copies) run only for these: for
+#: a SimHash, half of τ is a Hamming bound of about 32 bits (every pair a
+#: candidate); for LSH at τ = 0.1, one row per band (every pair sharing one
+#: minimum value).
+LOOSE_SEARCH_KINDS = frozenset({"bag", "set"})
+
+
+def searches_below_threshold(method: "Method") -> bool:
+    """Whether the near-miss, embedded and edited-copy stages apply to a method."""
+    return method.search_kind in LOOSE_SEARCH_KINDS
 
 P = TypeVar("P", bound=MethodParams)
 
@@ -111,6 +139,8 @@ class MethodSpec(Generic[P]):
         build: ``build(params, idf)`` makes the method.
         preset: Parameters this name fixes (``{"k": 4}`` for ``4-shingle``).
         summary: One line for ``--help`` and the README's table.
+        resolve: Derives parameters from others after the preset (SimHash's
+            τ follows ``--hamming``); None leaves them as they are.
     """
 
     name: str
@@ -118,6 +148,7 @@ class MethodSpec(Generic[P]):
     build: Builder
     preset: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     summary: str = ""
+    resolve: Callable[[Any], Any] | None = None
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
@@ -157,7 +188,8 @@ def method_spec(name: str) -> MethodSpec:
 def method_params(config: Config, name: str | None = None) -> MethodParams:
     """The parameters a method runs with: the config's nested ones, with the name's preset."""
     spec = method_spec(name or config.method)
-    return dataclasses.replace(getattr(config, spec.params_field), **spec.preset)
+    params = dataclasses.replace(getattr(config, spec.params_field), **spec.preset)
+    return spec.resolve(params) if spec.resolve is not None else params
 
 
 def resolved_threshold(config: Config, name: str | None = None) -> float:

@@ -26,18 +26,34 @@ signatures on every machine.
 
 Elements are word k-shingles of a sentence or document
 (:func:`partialdup.methods.shingle.shingles`).
+
+As ``--method`` (``minhash``: n hash functions; ``minhash-one``: one hash
+function, bottom-k) a sentence's fingerprint travels through the pipeline
+as a bag. A signature is ``{i << 56 | (sig_i mod 2^56): 1}`` (m ≤ 256
+positions; two different minima agree in their low 56 bits with
+probability 2^-56), so the bag intersection of two signatures is their
+number of equal positions; it is searched by LSH bands
+(:class:`~partialdup.index.fingerprints.LshSentenceIndex`, b × r from τ). A bottom-k sketch is ``{value: 1}``; candidates share a
+sketch value (the inverted index) and are rescored by Broder's estimate
+(:class:`~partialdup.index.fingerprints.RescoredIndex`). A sentence with no
+shingle has an empty bag and is not looked up.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from partialdup.core.config import MinHashParams
 from partialdup.core.hashing import stable_hash
+from partialdup.core.types import Bag
+from partialdup.methods.base import MethodSpec, register
 from partialdup.methods.shingle import shingles
+from partialdup.methods.similarity import CopyRule
 
 __all__ = [
     "MERSENNE",
@@ -60,6 +76,12 @@ MERSENNE = (1 << 61) - 1
 _LOW32 = (1 << 32) - 1
 _P = np.uint64(MERSENNE)
 _LOW29 = np.uint64((1 << 29) - 1)
+
+#: Bits of a signature value kept in its bag key (the top 8 hold the position).
+_VALUE_BITS = 56
+_VALUE_MASK = np.uint64((1 << _VALUE_BITS) - 1)
+#: Most positions a signature bag can hold.
+MAX_PERMUTATIONS = 1 << (64 - _VALUE_BITS)
 
 
 def element_hashes(elements: Iterable[Sequence[str]]) -> np.ndarray:
@@ -159,7 +181,6 @@ class MinHash:
     shingle: int = 3
     seed: int = 1
     name: str = "minhash"
-    search_kind: ClassVar[str] = "lsh"
     _a: np.ndarray = field(init=False, repr=False, compare=False)
     _b: np.ndarray = field(init=False, repr=False, compare=False)
 
@@ -168,6 +189,8 @@ class MinHash:
             raise ValueError(f"variant must be 'multi' or 'one', got {self.variant!r}")
         if self.permutations < 1 or self.shingle < 1:
             raise ValueError("permutations and shingle must be >= 1")
+        if self.variant == "multi" and self.permutations > MAX_PERMUTATIONS:
+            raise ValueError(f"at most {MAX_PERMUTATIONS} hash functions, got {self.permutations}")
         a, b = hash_parameters(self.permutations if self.variant == "multi" else 1, self.seed)
         object.__setattr__(self, "_a", a)
         object.__setattr__(self, "_b", b)
@@ -183,8 +206,75 @@ class MinHash:
             return signature(hashes, self._a, self._b)
         return bottom_k(hashes, self.permutations, int(self._a[0]), int(self._b[0]))
 
-    def similarity(self, first: np.ndarray, second: np.ndarray) -> float:
-        """The Jaccard estimate of two fingerprints of this method."""
+    @property
+    def search_kind(self) -> str:
+        """``"lsh"`` for signatures, ``"set"`` for bottom-k sketches."""
+        return "lsh" if self.variant == "multi" else "set"
+
+    def similarity(self, first: Any, second: Any) -> float:
+        """The Jaccard estimate of two fingerprints of this method, or of the bags :meth:`bag` makes."""
+        if isinstance(first, Mapping):
+            if not first or not second:
+                return 0.0
+            first, second = self._decoded(first), self._decoded(second)
         if self.variant == "multi":
             return signature_similarity(first, second)
         return bottom_k_similarity(first, second, self.permutations)
+
+    def bag(self, tokens: Sequence[str]) -> dict[int, int]:
+        """The fingerprint as the pipeline carries it (see the module notes); empty without shingles."""
+        hashes = self.elements(tokens)
+        if hashes.size == 0:
+            return {}
+        if self.variant == "one":
+            return dict.fromkeys(bottom_k(hashes, self.permutations, int(self._a[0]), int(self._b[0])).tolist(), 1)
+        values = signature(hashes, self._a, self._b) & _VALUE_MASK
+        keys = (np.arange(values.size, dtype=np.uint64) << np.uint64(_VALUE_BITS)) | values
+        return dict.fromkeys(keys.tolist(), 1)
+
+    def _decoded(self, bag: Mapping[int, int]) -> np.ndarray:
+        if self.variant == "one":
+            return np.array(sorted(bag), dtype=np.uint64)
+        return self.signatures([bag])[0]
+
+    def signatures(self, bags: Sequence[Mapping[int, int]]) -> np.ndarray:
+        """The (truncated) signatures a list of signature bags holds, one row each (uint64)."""
+        keys = np.fromiter((key for bag in bags for key in bag), np.uint64, sum(len(bag) for bag in bags))
+        rows = np.repeat(np.arange(len(bags)), [len(bag) for bag in bags])
+        matrix = np.zeros((len(bags), self.permutations), dtype=np.uint64)
+        matrix[rows, (keys >> np.uint64(_VALUE_BITS)).astype(np.intp)] = keys & _VALUE_MASK
+        return matrix
+
+    def candidate_rule(self, rule: CopyRule) -> CopyRule:
+        """Bottom-k: every pair sharing a sketch value is a candidate."""
+        return CopyRule(sys.float_info.min, 0.0, 1)
+
+    def pair_scores(self, shared: np.ndarray, first_sizes: np.ndarray, second_sizes: np.ndarray,
+                    first: Sequence[Bag], second: Sequence[Bag]) -> np.ndarray:
+        """Broder's estimate of each candidate pair of bottom-k sketches.
+
+        When the two sketches hold at most k values together, X is their
+        whole union and the estimate is ``shared / union`` (vectorised);
+        otherwise it is at most ``shared / k``, and the pairs that may reach
+        a useful score are estimated one by one.
+        """
+        union = first_sizes + second_sizes - shared
+        score = shared / np.maximum(union, 1)
+        for i in np.flatnonzero(union > self.permutations).tolist():
+            score[i] = self.similarity(first[i], second[i])
+        return score
+
+
+def _build(params: MinHashParams, idf: object) -> MinHash:
+    return MinHash(params.permutations, params.variant, params.shingle, params.seed,
+                   name="minhash" if params.variant == "multi" else "minhash-one")
+
+
+register(MethodSpec(
+    "minhash", "minhash", _build,
+    summary="MinHash of word shingles, n hash functions (--minhash-variant one: bottom-k), LSH bands from tau",
+))
+register(MethodSpec(
+    "minhash-one", "minhash", _build, preset={"variant": "one"},
+    summary="MinHash with one hash function (the k smallest values, Broder's estimate)",
+))

@@ -25,10 +25,12 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from partialdup.core.config import PinyinParams
+from partialdup.methods.base import MethodSpec, register
 from partialdup.methods.similarity import bag_jaccard
 
 __all__ = [
@@ -115,6 +117,16 @@ class Pinyin:
         """The window codes of the tokens' pinyin letters, code -> multiplicity."""
         return Counter(pinyin_code(pinyin_letters(tokens), self.window, self.step))
 
-    def similarity(self, first: Counter[int], second: Counter[int]) -> float:
+    def similarity(self, first: Mapping[int, int], second: Mapping[int, int]) -> float:
         """Bag-Jaccard of two code bags."""
         return bag_jaccard(first, second)
+
+
+def _build(params: PinyinParams, idf: object) -> Pinyin:
+    return Pinyin(params.window, params.step)
+
+
+register(MethodSpec(
+    "pinyin", "pinyin", _build,
+    summary="pinyin first-letter codes over overlapping windows (homophones keep them; Chinese only)",
+))

@@ -16,9 +16,15 @@ dicts, and the property tests prove they agree.
 The ``jaccard`` method registered here is the word-set Jaccard run through
 the shared pipeline: a sentence's bag holds each distinct word once, so the
 pipeline's bag-Jaccard (Σmin / Σmax) is exactly the set Jaccard.
-Short-text Jaccard and cosine are not registered: the pipeline scores every
-candidate with bag-Jaccard, so as ``--method`` they would need the
-detector's dispatch on ``search_kind`` (see :mod:`partialdup.methods.base`).
+``short-jaccard`` and ``cosine`` have the same bag and ``search_kind``
+``"set"``: the inverted index finds candidates with a rule that keeps every
+pair whose score can reach τ, and :class:`WordSetScore` rescores them from
+the shared count and the two sizes
+(:class:`~partialdup.index.fingerprints.RescoredIndex`). As a method,
+cosine is the cosine of the sentences' *binary* word vectors,
+``|A ∩ B| / sqrt(|A| |B|)``: inside one sentence almost every word occurs
+once, so tf weights change next to nothing (tf-idf weights are SimHash's,
+``--simhash-weights``).
 """
 
 from __future__ import annotations
@@ -26,17 +32,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import AbstractSet, Iterable, Mapping, Sequence
+from typing import AbstractSet, ClassVar, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from partialdup.core.config import JaccardParams
 from partialdup.core.hashing import stable_hash
+from partialdup.core.types import Bag
 from partialdup.methods.base import MethodSpec, register
-from partialdup.methods.similarity import BagMethod
+from partialdup.methods.similarity import BagMethod, CopyRule, shared_count
 
 __all__ = [
     "WordJaccard",
+    "WordSetScore",
     "cosine",
     "cosine_reference",
     "jaccard",
@@ -112,6 +120,9 @@ class WordJaccard(BagMethod):
     """
 
     name: str = "jaccard"
+    #: Word sets: the edited-copy stage's loose look-up is off for them (see
+    #: :func:`partialdup.pipeline.factory.make_detector`).
+    word_sets: ClassVar[bool] = True
 
     def bag(self, tokens: Sequence[str]) -> Counter[int]:
         """Each distinct word's hash with multiplicity 1.
@@ -122,8 +133,60 @@ class WordJaccard(BagMethod):
         return Counter({stable_hash((tok,)): 1 for tok in set(tokens)})
 
 
+@dataclass(frozen=True, slots=True)
+class WordSetScore:
+    """Short-text Jaccard or cosine of the sentences' word sets (``search_kind`` ``"set"``).
+
+    Attributes:
+        name: ``short-jaccard`` or ``cosine``.
+    """
+
+    name: str = "short-jaccard"
+    search_kind: ClassVar[str] = "set"
+    word_sets: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if self.name not in ("short-jaccard", "cosine"):
+            raise ValueError(f"name must be short-jaccard or cosine, got {self.name!r}")
+
+    def bag(self, tokens: Sequence[str]) -> Counter[int]:
+        """Each distinct word's hash once (as :class:`WordJaccard`)."""
+        return Counter({stable_hash((tok,)): 1 for tok in set(tokens)})
+
+    def similarity(self, first: Bag, second: Bag) -> float:
+        """The score of two word-set bags (the plain reference of :meth:`pair_scores`)."""
+        shared, a, b = shared_count(first, second), len(first), len(second)
+        if not a or not b:
+            return 0.0
+        return shared / min(a, b) if self.name == "short-jaccard" else shared / math.sqrt(a * b)
+
+    def candidate_rule(self, rule: CopyRule) -> CopyRule:
+        """Bag-Jaccard ≥ τ or containment ≥ τ: every pair whose score can reach τ.
+
+        Short-text Jaccard is the containment. Cosine ≥ τ implies it too: with
+        |A| ≤ |B|, ``|A ∩ B| / |A| ≥ |A ∩ B| / sqrt(|A| |B|)``.
+        """
+        return CopyRule(rule.threshold, rule.threshold, 1)
+
+    def pair_scores(self, shared: np.ndarray, first_sizes: np.ndarray, second_sizes: np.ndarray,
+                    first: Sequence[Bag], second: Sequence[Bag]) -> np.ndarray:
+        """The scores from the shared counts and the set sizes (vectorised)."""
+        shared = shared.astype(np.float64)
+        if self.name == "short-jaccard":
+            return shared / np.maximum(np.minimum(first_sizes, second_sizes), 1)
+        return shared / np.sqrt(np.maximum(first_sizes * second_sizes, 1).astype(np.float64))
+
+
 def _build(params: JaccardParams, idf: object) -> WordJaccard:
     return WordJaccard()
 
 
 register(MethodSpec("jaccard", "jaccard", _build, summary="Jaccard of the sentences' word sets"))
+register(MethodSpec(
+    "short-jaccard", "jaccard", lambda params, idf: WordSetScore("short-jaccard"), preset={"threshold": 0.8},
+    summary="short-text Jaccard |A∩B| / min(|A|, |B|) of the word sets (finds containment)",
+))
+register(MethodSpec(
+    "cosine", "jaccard", lambda params, idf: WordSetScore("cosine"), preset={"threshold": 0.75},
+    summary="cosine |A∩B| / sqrt(|A| |B|) of the word sets",
+))

@@ -17,25 +17,42 @@ step with the cosine, which keeps the magnitudes the sign step throws away.
 
 Each core has a plain Python ``*_reference`` beside the NumPy fast path; the
 property tests prove they agree.
+
+As ``--method`` (``simhash``, ``simhash-cosine``) each sentence's
+fingerprint travels through the pipeline as a bag: SimHash's is
+``{fingerprint: 1}`` (empty when no word is left after the stop words);
+SimHash-Cosine's is V, one entry per bit, ``2 i + [bit i set]`` ->
+``max(1, round(|V[i]| · 1000))`` (:data:`V_SCALE`), so the sign bits, hence
+the fingerprint, are exact and V is kept to a thousandth of a weight. The
+sentence index is :class:`~partialdup.index.fingerprints.HammingSentenceIndex`
+(permuted tables). SimHash reads τ as the Hamming bound ``floor((1 - τ) ·
+64)`` (``--hamming K`` sets τ = 1 - K/64); SimHash-Cosine finds its
+candidates within ``--hamming`` + :data:`COSINE_SLACK` bits and keeps those
+whose V cosine reaches τ.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import ClassVar, Collection, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy import sparse
 
+from partialdup.core.config import SimHashParams
 from partialdup.core.hashing import stable_hash
+from partialdup.methods.base import MethodSpec, register
 from partialdup.methods.spotsig import SPOTSIG_FULL
 from partialdup.text.idf import IdfTable
 
 __all__ = [
     "BITS",
+    "COSINE_SLACK",
     "SimHash",
+    "SimHashCosine",
+    "V_SCALE",
     "hamming",
     "hamming_bound",
     "simhash",
@@ -162,6 +179,8 @@ def simhash_many(texts: Sequence[Mapping[str, float]]) -> np.ndarray:
     # bit i of every hash, i = 0..63 (little-endian bytes, little bit order)
     bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
     signs = bits.astype(np.float64) * 2.0 - 1.0
+    from scipy import sparse  # lazily: `partialdup --help` lists the methods without it
+
     matrix = sparse.csr_matrix((values, (rows, cols)), shape=(len(texts), len(columns)))
     vectors = np.asarray(matrix @ signs)
     totals = np.asarray(abs(matrix).sum(axis=1)).ravel()
@@ -241,10 +260,120 @@ class SimHash:
         """The weighted vector V (for SimHash-Cosine)."""
         return simhash_vector(self.weights(tokens))
 
-    def similarity(self, first: int, second: int) -> float:
-        """``1 - hamming / 64``."""
+    def similarity(self, first: Any, second: Any) -> float:
+        """``1 - hamming / 64`` of two fingerprints, or of the bags :meth:`bag` makes."""
+        if isinstance(first, Mapping):
+            if not first or not second:
+                return 0.0
+            first, second = self.fingerprint_of(first), self.fingerprint_of(second)
         return 1.0 - hamming(first, second) / BITS
+
+    def bag(self, tokens: Sequence[str]) -> dict[int, int]:
+        """The fingerprint as the pipeline carries it: ``{fingerprint: 1}``, empty without words."""
+        weights = self.weights(tokens)
+        return {simhash(weights): 1} if weights else {}
+
+    def fingerprint_of(self, bag: Mapping[int, int]) -> int:
+        """The fingerprint a bag of :meth:`bag` holds."""
+        return next(iter(bag))
+
+    def candidate_bound(self, threshold: float) -> int:
+        """k = ``floor((1 - τ) · 64)``: a threshold is a Hamming bound."""
+        return hamming_bound(threshold)
+
+    def pair_scores(self, distance: np.ndarray, first: Sequence[Any], second: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(1 - d/64, agreeing bits 64 - d) of pairs at Hamming distance d."""
+        return 1.0 - distance / BITS, BITS - distance.astype(np.int64)
 
     def is_duplicate(self, first: int, second: int) -> bool:
         """Whether two fingerprints lie within :attr:`hamming_bound` bits."""
         return hamming(first, second) <= self.hamming_bound
+
+
+#: SimHash-Cosine keeps V to 1/V_SCALE of a weight in its bag.
+V_SCALE = 1000
+
+#: SimHash-Cosine searches this many bits beyond ``--hamming`` for candidates:
+#: near-duplicates whose V cosine reaches τ may differ in a few more sign bits.
+COSINE_SLACK = 1
+
+#: SimHash-Cosine's default τ on the cosine of V.
+COSINE_THRESHOLD = 0.95
+
+
+@dataclass(frozen=True)
+class SimHashCosine(SimHash):
+    """SimHash-Cosine: V (before the sign step) compared with the cosine.
+
+    Candidates come from the permuted tables within ``hamming_bound`` +
+    :data:`COSINE_SLACK` bits; a pair is a copy when its cosine reaches τ.
+    """
+
+    name: str = "simhash-cosine"
+
+    def bag(self, tokens: Sequence[str]) -> dict[int, int]:
+        """V as a bag: ``2 i + [bit i set] -> max(1, round(|V[i]| · V_SCALE))``, empty without words."""
+        weights = self.weights(tokens)
+        if not weights:
+            return {}
+        vector = simhash_vector(weights)
+        tie = _TIE * _total(weights)
+        return {2 * i + int(v > tie): max(1, round(abs(v) * V_SCALE)) for i, v in enumerate(vector.tolist())}
+
+    def fingerprint_of(self, bag: Mapping[int, int]) -> int:
+        """The sign bits of the V a bag holds."""
+        return sum(1 << (key >> 1) for key in bag if key & 1)
+
+    def vector_of(self, bag: Mapping[int, int]) -> np.ndarray:
+        """The V a bag holds (to 1/V_SCALE)."""
+        vector = np.zeros(BITS)
+        for key, count in bag.items():
+            vector[key >> 1] = count / V_SCALE if key & 1 else -count / V_SCALE
+        return vector
+
+    def similarity(self, first: Any, second: Any) -> float:
+        """Cosine of two V vectors, or of the bags :meth:`bag` makes."""
+        if isinstance(first, Mapping):
+            first, second = self.vector_of(first), self.vector_of(second)
+        return simhash_cosine(np.asarray(first), np.asarray(second))
+
+    def candidate_bound(self, threshold: float) -> int:
+        """``--hamming`` + :data:`COSINE_SLACK` bits, whatever τ."""
+        return min(self.hamming_bound + COSINE_SLACK, BITS - 1)
+
+    def pair_scores(self, distance: np.ndarray, first: Sequence[Any], second: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(V cosine, agreeing bits) of candidate pairs."""
+        if not len(first):
+            return np.zeros(0), np.zeros(0, np.int64)
+        a = np.array([self.vector_of(bag) for bag in first])
+        b = np.array([self.vector_of(bag) for bag in second])
+        norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+        score = np.divide(np.einsum("ij,ij->i", a, b), norms, out=np.zeros(len(a)), where=norms > 0)
+        return score, BITS - distance.astype(np.int64)
+
+
+def _weights_idf(params: SimHashParams, idf: IdfTable) -> IdfTable | None:
+    return idf if params.weights == "tf-idf" else None
+
+
+def _build(params: SimHashParams, idf: IdfTable) -> SimHash:
+    return SimHash(_weights_idf(params, idf), params.hamming)
+
+
+def _build_cosine(params: SimHashParams, idf: IdfTable) -> SimHashCosine:
+    return SimHashCosine(_weights_idf(params, idf), params.hamming)
+
+
+def _threshold_from_hamming(params: SimHashParams) -> SimHashParams:
+    # τ follows --hamming: k bits of 64 is similarity 1 - k/64
+    return dataclasses.replace(params, threshold=1.0 - params.hamming / BITS)
+
+
+register(MethodSpec(
+    "simhash", "simhash", _build, resolve=_threshold_from_hamming,
+    summary="64-bit SimHash of the weighted words, Hamming distance <= --hamming, permuted tables",
+))
+register(MethodSpec(
+    "simhash-cosine", "simhash", _build_cosine, preset={"threshold": COSINE_THRESHOLD},
+    summary="cosine of the SimHash vectors before the sign step; candidates from the permuted tables",
+))

@@ -13,6 +13,7 @@ from typing import Sequence
 
 from partialdup.core.config import Config
 from partialdup.core.types import DocumentFeatures, RunStats, Span
+from partialdup.match.boilerplate import BoilerplateSentence
 from partialdup.match.edited import CANDIDATE_JACCARD, EditedCheck
 from partialdup.match.pairs import SentenceKey
 from partialdup.match.verify import EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
@@ -30,10 +31,16 @@ class Detection:
     Attributes:
         spans: Duplicated spans, sorted by (a, b, a_start, b_start, a_end, b_end).
         stats: Work done and skipped.
+        boilerplate_spans: The spans of the boilerplate pairs, set apart (not
+            copies, but not lost either; see :mod:`partialdup.match.boilerplate`),
+            sorted like ``spans``.
+        boilerplate_sentences: The sentences taken for boilerplate, sorted.
     """
 
     spans: tuple[Span, ...]
     stats: RunStats = field(default_factory=RunStats)
+    boilerplate_spans: tuple[Span, ...] = ()
+    boilerplate_sentences: tuple[BoilerplateSentence, ...] = ()
 
 
 class DetectorBase:

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Collection, Iterable, Iterator, Sequence, Union
+from functools import partial
+from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
 from partialdup.core.types import Document, DocumentFeatures, Sentence, TokenizedDocument
+from partialdup.index.dispatch import sentence_index
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.lookups import LookupStage
+from partialdup.pipeline.parallel import Engine, LocalEngine
 from partialdup.pipeline.tail import SpanStage
 from partialdup.text.sentences import rejoinable
 
@@ -131,18 +134,49 @@ class Detector(LookupStage, SpanStage):
             document = self.tokenize(document)
         return self.fingerprint(document)
 
-    def detect(self, documents: Iterable[AnyDocument]) -> Detection:
-        """Every copied passage between any two of the documents."""
-        docs = [self.features(d) for d in documents]
+    def features_of(self, documents: Iterable[AnyDocument], *, engine: Engine | None = None) -> Iterable[DocumentFeatures]:
+        """The features of each document, in order: :meth:`features` on
+        ``config.jobs`` worker processes, or on ``engine`` (see
+        :mod:`partialdup.pipeline.parallel`); yielded as they come when
+        iterated (a progress bar can count them)."""
+        return (engine or self.local_engine()).features(self, documents)
+
+    def local_engine(self) -> Engine:
+        """The engine used when none is given: ``config.jobs`` local worker
+        processes. (``config.engine`` is read by
+        :func:`partialdup.engine.open_engine`, a layer above: the command
+        line opens the engine it names and passes it in.)"""
+        return LocalEngine(self.config.jobs)
+
+    def detect(
+        self, documents: Iterable[AnyDocument], *, engine: Engine | None = None, boilerplate_spans: bool = False
+    ) -> Detection:
+        """Every copied passage between any two of the documents.
+
+        Args:
+            documents: The documents, at any stage.
+            engine: Where the features and the pair checks run (the same
+                spans wherever): ``config.jobs`` local processes when None.
+            boilerplate_spans: Also build the spans of the boilerplate pairs
+                (``Detection.boilerplate_spans``); the sentences are listed
+                either way. Off by default: a footer in every document makes
+                a span for every pair of documents.
+        """
+        engine = engine or self.local_engine()
+        docs = list(engine.features(self, documents))
         index = self.build_index(docs, joins=False)
         # A is the document with the smaller id, whichever sentence was the query.
         found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
-        return self._spans(self._self_lookups(docs, index), found, docs, docs, index)
+        return self._spans(
+            self._self_lookups(docs, index), found, docs, docs, index, runner=partial(engine.pair_spans, self),
+            boilerplate_spans=boilerplate_spans,
+        )
 
-    def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument]) -> Detection:
+    def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None) -> Detection:
         """Passages of each query copied from any reference (A = query, B = reference)."""
-        reference_docs = [self.features(d) for d in references]
-        return self.check_against(queries, reference_docs, self.build_index(reference_docs))
+        engine = engine or self.local_engine()
+        reference_docs = list(engine.features(self, references))
+        return self.check_against(queries, reference_docs, self.build_index(reference_docs), engine=engine)
 
     def check_against(
         self,
@@ -151,6 +185,7 @@ class Detector(LookupStage, SpanStage):
         index: ReferenceIndex,
         *,
         only_pairs: Collection[tuple[str, str]] | None = None,
+        engine: Engine | None = None,
     ) -> Detection:
         """Query documents against an index built by :meth:`build_index`.
 
@@ -160,16 +195,23 @@ class Detector(LookupStage, SpanStage):
             index: The reference index (reused across calls).
             only_pairs: When given, only these (query id, reference id) pairs
                 are reported, as in PAN's pairs file.
+            engine: Where the features and the pair checks run (the same
+                spans wherever): ``config.jobs`` local processes when None.
         """
-        query_docs = [self.features(d) for d in queries]
+        engine = engine or self.local_engine()
+        query_docs = list(engine.features(self, queries))
         keep = None
         if only_pairs is not None:
             keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731
         lookups = self._query_lookups(query_docs, index, references)
-        detection = self._spans(lookups, FoundPairs(), query_docs, references, index, keep=keep)
+        detection = self._spans(
+            lookups, FoundPairs(), query_docs, references, index, keep=keep, runner=partial(engine.pair_spans, self)
+        )
         if not self.config.single_origin:
             return detection
-        return replace(detection, spans=tuple(single_origin(detection.spans)))
+        return replace(
+            detection, spans=tuple(single_origin(detection.spans)), boilerplate_spans=tuple(single_origin(detection.boilerplate_spans))
+        )
 
     def build_index(self, references: Sequence[DocumentFeatures], *, joins: bool = True) -> ReferenceIndex:
         """Index the sentences of reference documents (document number = position).
@@ -187,4 +229,10 @@ class Detector(LookupStage, SpanStage):
                     sentences.add(number, position, bag)
             for position, bag in doc.joins if joins else ():
                 joined.add(number, position, bag)
-        return ReferenceIndex(SparseIndex(sentences), SparseIndex(joined))
+        # The method's search kind picks the index (inverted, permuted tables,
+        # LSH bands, rescored word sets); all answer the same look-ups.
+        exact, rate = self.config.exact, self.config.exact_rate
+        return ReferenceIndex(
+            cast(SparseIndex, sentence_index(self.method, sentences, exact=exact, rate=rate)),
+            cast(SparseIndex, sentence_index(self.method, joined, exact=exact, rate=rate)),
+        )

@@ -1,13 +1,14 @@
 """The edited-copy stage of the detector (see :mod:`partialdup.match.edited`).
 
-Pairs that share a feature but fall below τ are judged on their words;
-whole matches of similar length are checked on their words too (template
-sentences that differ in their key words are not copies).
+Pairs that share a feature but fall below τ, and pairs whose word sets
+agree (:mod:`partialdup.index.words`), are judged on their words; whole
+matches of similar length are checked on their words too (template
+sentences that differ in their key words are not copies), and a weak whole
+match whose words agree is confirmed by them.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import replace
 from typing import Callable, Iterable, Sequence
 
@@ -16,7 +17,9 @@ import numpy as np
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
+from partialdup.index.words import WORD_JACCARD, WordSets
 from partialdup.match.edited import WHOLE_LENGTH_RATIO
+from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.pipeline.base import DetectorBase
 
@@ -40,6 +43,77 @@ class EditedStage(DetectorBase):
         keep &= longer < WHOLE_LENGTH_RATIO * shorter
         return replace(matches, query=matches.query[keep], key=matches.key[keep], score=matches.score[keep],
                        shared=matches.shared[keep])
+
+    def _word_rows(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+        """(document, sentence) of every sentence long enough to be matched
+        on its own, whose words are known."""
+        least = self.config.min_tokens
+        return [(d, s) for d, doc in enumerate(docs) for s, words in enumerate(doc.words) if len(words) >= least]
+
+    def _word_loose_all(self, docs: Sequence[DocumentFeatures]) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """``detect``: pairs of sentences of different documents whose word
+        sets reach :data:`~partialdup.index.words.WORD_JACCARD` (see
+        :mod:`partialdup.index.words`), as (later sentence, earlier sentence,
+        bag-Jaccard of their features), like the feature search's loose
+        candidates."""
+        rows = self._word_rows(docs)
+        if not rows:
+            return []
+        found = WordSets([docs[d].words[s] for d, s in rows], None, WORD_JACCARD).pairs()
+        pairs = ((rows[q], rows[k]) for q, k, _ in found if rows[q][0] != rows[k][0])
+        return self._word_pairs(pairs, docs, docs)
+
+    def _word_loose_query(
+        self, query_docs: Sequence[DocumentFeatures], references: Sequence[DocumentFeatures]
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """``check``: pairs of a query sentence and a reference sentence whose
+        word sets reach :data:`~partialdup.index.words.WORD_JACCARD`."""
+        queries, keys = self._word_rows(query_docs), self._word_rows(references)
+        if not (queries and keys):
+            return []
+        found = WordSets(
+            [query_docs[d].words[s] for d, s in queries], [references[d].words[s] for d, s in keys], WORD_JACCARD
+        ).pairs()
+        return self._word_pairs(((queries[q], keys[k]) for q, k, _ in found), query_docs, references)
+
+    def _word_pairs(
+        self,
+        pairs: Iterable[tuple[SentenceKey, SentenceKey]],
+        first_docs: Sequence[DocumentFeatures],
+        second_docs: Sequence[DocumentFeatures],
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        # Pairs of similar length, with the bag-Jaccard of their features.
+        kept = []
+        for first, second in pairs:
+            da, db = first_docs[first[0]], second_docs[second[0]]
+            shorter, longer = sorted((len(da.words[first[1]]), len(db.words[second[1]])))
+            if longer < WHOLE_LENGTH_RATIO * shorter:
+                kept.append((first, second, bag_jaccard(da.bags[first[1]], db.bags[second[1]])))
+        return kept
+
+    def _words_confirm(
+        self,
+        whole: list[tuple[SentenceKey, SentenceKey, float, bool]],
+        a_docs: Sequence[DocumentFeatures],
+        b_docs: Sequence[DocumentFeatures],
+    ) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
+        """The whole matches, a weak one (few shared features) no longer weak
+        when its words agree enough for an edited copy on its own: its
+        letters may disagree at ``near_ratio`` (one word in five changed),
+        its words are the evidence the features lack."""
+        check = self._edited
+        if check is None:
+            return whole
+        confirmed = []
+        for first, second, score, weak in whole:
+            if weak:
+                da, db = a_docs[first[0]], b_docs[second[0]]
+                if da.words and db.words:
+                    a_words, b_words = da.words[first[1]], db.words[second[1]]
+                    weak = not (check.alone_at(check.score(a_words, b_words), a_words, b_words)
+                                and check.numbers_agree(a_words, b_words))
+            confirmed.append((first, second, score, weak))
+        return confirmed
 
     def _words_disagree(self, da: DocumentFeatures, i: int, db: DocumentFeatures, m: int) -> bool:
         """Whether two whole sentences of similar length that the features
@@ -70,15 +144,15 @@ class EditedStage(DetectorBase):
         """Edited copies among the pairs sharing a feature (see
         :mod:`partialdup.match.edited`): a pair whose words reach
         ``edited_ratio`` is a copy, one reaching ``edited_neighbour_ratio``
-        is tentative. As for whole matches and near misses, a sentence that
-        is an edited copy of sentences in ``boilerplate`` or more other
-        documents is a template, not a copy."""
+        is tentative."""
         assert self._edited is not None
         check = self._edited
         accepted = []
+        seen: set[tuple[SentenceKey, SentenceKey]] = set()
         for first, second, score in loose:
-            if found.has(first, second):
+            if found.has(first, second) or (first, second) in seen:
                 continue
+            seen.add((first, second))
             da, db = a_docs[first[0]], b_docs[second[0]]
             if not (da.words and db.words):
                 continue
@@ -86,32 +160,37 @@ class EditedStage(DetectorBase):
             ratio = check.score(a_words, b_words)
             if ratio >= check.neighbour_ratio and check.numbers_agree(a_words, b_words):
                 accepted.append((first, second, score, not check.alone_at(ratio, a_words, b_words)))
-        limit = self.config.boilerplate
-        if limit:
-            documents: dict[tuple[int, SentenceKey], set[int]] = defaultdict(set)
-            one_set = a_docs is b_docs
-            for first, second, _, tentative in accepted:
-                if not tentative:
-                    documents[(0, first)].add(second[0])
-                    documents[(0 if one_set else 1, second)].add(first[0])
-            common = {key for key, docs in documents.items() if len(docs) >= limit}
-            accepted = [
-                entry for entry in accepted
-                if (0, entry[0]) not in common and (0 if one_set else 1, entry[1]) not in common
-            ]
+        # Boilerplate (an edited copy of a template in many documents) is
+        # decided later, on every pair of the run: partialdup.match.boilerplate.
         for first, second, score, tentative in accepted:
             found.add(first, second, score, tentative=tentative, words_only=not tentative)
 
     def _beside(self, da: DocumentFeatures, db: DocumentFeatures) -> Callable[[int, int], bool | None] | None:
-        """The word check of sentences paired beside a span's pairs: True or
-        False for two whole sentences of similar length, None when the words
-        are not known or the lengths differ (the features decide)."""
+        """The word check of sentences paired beside a span's pairs, for two
+        whole sentences of similar length: True when their words agree;
+        False when their numbers differ, or their words disagree although
+        they share τ of their features; else None (the features decide, as
+        without the stage), also when the words are not known or the
+        lengths differ."""
         check = self._edited
         if check is None or not (da.words and db.words):
             return None
 
         def beside(i: int, m: int) -> bool | None:
+            # Words that agree pair what the features would not. Words that
+            # disagree veto only a pair sharing every feature a copy needs
+            # (τ: template sentences, whose differing words no chain covers);
+            # below τ the features decide, as without the stage, so an edited
+            # neighbour the features pair at half the threshold is kept. A
+            # renumbered heading (9.2.5. / 9.3.4.) says something else
+            # whatever its features.
             first, second = da.words[i], db.words[m]
-            return check.beside(first, second) if check.whole(first, second) else None
+            if not check.whole(first, second):
+                return None
+            if not check.numbers_agree(first, second):
+                return False
+            if check.beside(first, second):
+                return True
+            return False if bag_jaccard(da.bags[i], db.bags[m]) >= self.threshold else None
 
         return beside

@@ -8,8 +8,7 @@ they found, in one shape (:class:`Lookups`), to the shared tail
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches, ReferenceIndex
-from partialdup.match.pairs import SentenceKey, rejoined_hits, rows_by_documents
+from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.pipeline.edits import EditedStage
 
 __all__ = ["Lookups", "LookupStage"]
@@ -31,22 +30,26 @@ class Lookups:
 
     Attributes:
         whole: (A sentence, B sentence, score, weak) of the whole-sentence
-            matches that are not boilerplate.
+            matches. Nothing is left out as boilerplate here: the rule
+            decides once every pair is known (see
+            :mod:`partialdup.match.boilerplate`).
         near: (A sentence, B sentence, score) of the near misses, for the
             character checks (empty when they are off).
         loose: (A sentence, B sentence, score) of every pair sharing a
             feature (bag-Jaccard at least
-            :data:`~partialdup.match.edited.CANDIDATE_JACCARD`), for the
-            word checks of edited copies (empty when they are off).
+            :data:`~partialdup.match.edited.CANDIDATE_JACCARD`) and of every
+            pair whose word sets agree (:mod:`partialdup.index.words`), for
+            the word checks of edited copies (empty when they are off).
         quoted: (A sentence holding a quotation, B sentence, score) of the
             quotations that match a whole sentence.
         rejoined: (the two rejoined sentences, the other sentence, score,
             whether the rejoined ones are on the first side) of the matches
             of rejoined sentences.
-        a_boilerplate: Boilerplate sentences of the A side.
-        b_boilerplate: Boilerplate sentences of the B side (the same set in
-            ``detect``).
         searches: The raw searches, for the run's statistics.
+        a_boilerplate: Boilerplate sentences of the A side, which do not
+            count in a span's gap: empty from the look-ups, filled by the
+            tail once the rule has decided (:mod:`partialdup.match.boilerplate`).
+        b_boilerplate: The same for the B side.
     """
 
     whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
@@ -54,9 +57,9 @@ class Lookups:
     loose: list[tuple[SentenceKey, SentenceKey, float]]
     quoted: list[tuple[SentenceKey, SentenceKey, float]]
     rejoined: list[tuple[tuple[SentenceKey, SentenceKey], SentenceKey, float, bool]]
-    a_boilerplate: set[SentenceKey]
-    b_boilerplate: set[SentenceKey]
     searches: tuple[PairMatches, ...]
+    a_boilerplate: set[SentenceKey] = field(default_factory=set)
+    b_boilerplate: set[SentenceKey] = field(default_factory=set)
 
 
 class LookupStage(EditedStage):
@@ -91,14 +94,9 @@ class LookupStage(EditedStage):
         key_of = lambda key: (sentences[key].doc, sentences[key].sentence)  # noqa: E731
         whole_matches = index.sentences.search_all(self.rule)
         matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
-        common = self._boilerplate_keys(matches, sentences)
         weak = self._weak(whole_matches, lambda key: key)
-        whole = [
-            (key_of(key), key_of(other_key), score, (key, other_key) in weak)
-            for key, other_key, score in matches
-            if key not in common and other_key not in common
-        ]
-        boilerplate = {key_of(key) for key in common}
+        whole = [(key_of(key), key_of(other_key), score, (key, other_key) in weak) for key, other_key, score in matches]
+        whole = self._words_confirm(whole, docs, docs)
         searches = [whole_matches]
         near: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._near is not None:
@@ -109,45 +107,36 @@ class LookupStage(EditedStage):
         if self._edited is not None:
             lengths = self._token_counts(docs, sentences)
             loose_matches = self._loose(index.sentences.search_all(self._loose_rule), lengths, lengths)
-            loose = [(first, second, score) for first, second, score in _keyed(loose_matches, key_of, sentences)
-                     if first not in boilerplate and second not in boilerplate]
+            loose = list(_keyed(loose_matches, key_of, sentences))
+            loose += self._word_loose_all(docs)
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
         joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
         joined = joined.sharing(config.min_shared)
         rejoined = []
-        for row, entry, score in rejoined_hits(joined, sentences, config.boilerplate):
+        for row, entry, score in rejoined_hits(joined, sentences):
             d, i = rows[row]
-            other = (entry.doc, entry.sentence)
-            if not {(d, i), (d, i + 1), other} & boilerplate:
-                rejoined.append((((d, i), (d, i + 1)), other, score, True))
-        quoted = self._quotation_hits(docs, index, boilerplate, boilerplate, own_documents=True)
-        return Lookups(whole, near, loose, quoted, rejoined, boilerplate, boilerplate, (*searches, joined))
+            rejoined.append((((d, i), (d, i + 1)), (entry.doc, entry.sentence), score, True))
+        quoted = self._quotation_hits(docs, index, own_documents=True)
+        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined))
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures]
     ) -> Lookups:
-        """``check``: the query documents' sentences against the reference index.
-
-        A query sentence that matches sentences of ``boilerplate`` or more
-        reference documents is boilerplate: none of its pairs is recorded.
-        """
+        """``check``: the query documents' sentences against the reference index."""
         config = self.config
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         whole_matches, near_matches, query_joins, reference_joins = self.search(query_docs, index)
         query_joins, reference_joins = query_joins.sharing(config.min_shared), reference_joins.sharing(config.min_shared)
         sentences = index.sentences.index.sentences
-        kept, common = rows_by_documents(whole_matches, sentences, config.boilerplate)
         weak = self._weak(whole_matches, lambda key: (sentences[key].doc, sentences[key].sentence))
         whole = [
             (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
-            for row, others in kept.items()
-            for other, score in others
+            for row, other, score in rejoined_hits(whole_matches, sentences)
         ]
-        query_boilerplate = {queries_at[row] for row in common}
-        reference_boilerplate = {(other.doc, other.sentence) for others in common.values() for other, _ in others}
+        whole = self._words_confirm(whole, query_docs, references)
         near = list(_keyed(near_matches, queries_at.__getitem__, sentences)) if self._near is not None else []
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
@@ -155,51 +144,37 @@ class LookupStage(EditedStage):
             query_lengths = np.fromiter((query_docs[q].tokens[s] for q, s in queries_at), np.int64, len(queries_at))
             reference_lengths = self._token_counts(references, sentences)
             matches = self._loose(index.sentences.search(bags, self._loose_rule), query_lengths, reference_lengths)
-            loose = [
-                (first, second, score)
-                for first, second, score in _keyed(matches, queries_at.__getitem__, sentences)
-                if first not in query_boilerplate and second not in reference_boilerplate
-            ]
+            loose = list(_keyed(matches, queries_at.__getitem__, sentences))
+            loose += self._word_loose_query(query_docs, references)
         rejoined = []
-        for row, other, score in rejoined_hits(query_joins, sentences, config.boilerplate):
+        for row, other, score in rejoined_hits(query_joins, sentences):
             q, i = joins_at[row]
-            if not {(q, i), (q, i + 1)} & query_boilerplate and (other.doc, other.sentence) not in reference_boilerplate:
-                rejoined.append((((q, i), (q, i + 1)), (other.doc, other.sentence), score, True))
-        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences, config.boilerplate):
-            q, s = queries_at[row]
+            rejoined.append((((q, i), (q, i + 1)), (other.doc, other.sentence), score, True))
+        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences):
             r, m = other.doc, other.sentence
-            if (q, s) not in query_boilerplate and not {(r, m), (r, m + 1)} & reference_boilerplate:
-                rejoined.append((((r, m), (r, m + 1)), (q, s), score, False))
+            rejoined.append((((r, m), (r, m + 1)), queries_at[row], score, False))
         searches = (whole_matches, near_matches, query_joins, reference_joins)
-        quoted = self._quotation_hits(query_docs, index, query_boilerplate, reference_boilerplate, own_documents=False)
-        return Lookups(whole, near, loose, quoted, rejoined, query_boilerplate, reference_boilerplate, searches)
+        quoted = self._quotation_hits(query_docs, index, own_documents=False)
+        return Lookups(whole, near, loose, quoted, rejoined, searches)
 
     def _quotation_hits(
         self,
         docs: Sequence[DocumentFeatures],
         index: ReferenceIndex,
-        host_skip: set[SentenceKey],
-        other_skip: set[SentenceKey],
         *,
         own_documents: bool,
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """(sentence holding a quotation, indexed sentence, score) of the
-        quotations of ``docs`` that match an indexed sentence; boilerplate
-        sentences (``host_skip``, ``other_skip``) and quotations that match
-        ``boilerplate`` or more documents are left out. ``own_documents``:
-        ``docs`` are the indexed documents (``detect``), and a quotation
-        does not match its own document."""
+        quotations of ``docs`` that match an indexed sentence.
+        ``own_documents``: ``docs`` are the indexed documents (``detect``),
+        and a quotation does not match its own document."""
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.quotes]
         if not rows:
             return []
         bags = [bag for doc in docs for _, bag in doc.quotes]
         found = index.sentences.search(bags, self.rule, docs=[d for d, _ in rows] if own_documents else None)
-        hits = []
-        for row, entry, score in rejoined_hits(found, index.sentences.index.sentences, self.config.boilerplate):
-            host, copied = rows[row], (entry.doc, entry.sentence)
-            if host not in host_skip and copied not in other_skip:
-                hits.append((host, copied, score))
-        return hits
+        entries = index.sentences.index.sentences
+        return [(rows[row], (entry.doc, entry.sentence), score) for row, entry, score in rejoined_hits(found, entries)]
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
@@ -209,16 +184,6 @@ class LookupStage(EditedStage):
             return set()
         low = matches.shared < self.config.min_shared
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
-
-    def _boilerplate_keys(self, matches: Sequence[tuple[int, int, float]], sentences: Sequence[IndexedSentence]) -> set[int]:
-        # A sentence matched in `boilerplate` or more other documents is boilerplate.
-        if not self.config.boilerplate:
-            return set()
-        documents: dict[int, set[int]] = defaultdict(set)
-        for key, other_key, _ in matches:
-            documents[key].add(sentences[other_key].doc)
-            documents[other_key].add(sentences[key].doc)
-        return {key for key, docs in documents.items() if len(docs) >= self.config.boilerplate}
 
 
 def _keyed(

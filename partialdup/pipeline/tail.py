@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from partialdup.core.types import DocumentFeatures, RunStats, SentencePair, Span
+from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.sparse import ReferenceIndex
+from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict
 from partialdup.match.edited import supported, word_ratio
-from partialdup.match.pairs import FoundPairs, evident
+from partialdup.match.pairs import FoundPairs, SentenceKey, evident
 from partialdup.match.refine import refine_spans
 from partialdup.match.score import passage_similarity
 from partialdup.match.spans import matchable_ranks, spans_for_documents
@@ -16,7 +18,72 @@ from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
 from partialdup.pipeline.lookups import Lookups
 
-__all__ = ["SpanStage"]
+__all__ = ["SpanStage", "PairEvidence", "PairJob", "PairSpans", "PairRunner"]
+
+
+@dataclass(frozen=True)
+class PairEvidence:
+    """What the look-ups found between two documents, on its own (picklable):
+    the input of one document pair's spans.
+
+    Attributes:
+        pairs: The distinct sentence pairs (see
+            :meth:`~partialdup.match.pairs.FoundPairs.distinct`), sorted.
+        weak: (a, b) of the pairs found on few shared features.
+        tentative: (a, b) of the pairs only ever recorded as tentative.
+        words_only: (a, b) of the pairs that are copies on their words only.
+    """
+
+    pairs: tuple[SentencePair, ...]
+    weak: frozenset[tuple[int, int]]
+    tentative: frozenset[tuple[int, int]]
+    words_only: frozenset[tuple[int, int]]
+
+    @classmethod
+    def of(cls, found: FoundPairs, a: int, b: int) -> PairEvidence:
+        """The evidence ``found`` holds for documents number ``a`` and ``b``."""
+        pairs = tuple(found.distinct((a, b)))
+
+        def where(test: Callable[[tuple[int, int], tuple[int, int]], bool]) -> frozenset[tuple[int, int]]:
+            return frozenset((p.a, p.b) for p in pairs if test((a, p.a), (b, p.b)))
+
+        return cls(pairs, where(found.is_weak), where(found.is_tentative), where(found.is_words_only))
+
+
+@dataclass(frozen=True)
+class PairJob:
+    """One document pair's share of the tail.
+
+    Attributes:
+        a: Number of the A document (in the A documents).
+        b: Number of the B document (in the B documents).
+        evidence: What the look-ups found between them.
+        a_ranks: Matchable sentences before each of A's (see
+            :func:`~partialdup.match.spans.matchable_ranks`; boilerplate
+            sentences do not count).
+        b_ranks: The same for B.
+    """
+
+    a: int
+    b: int
+    evidence: PairEvidence
+    a_ranks: tuple[int, ...]
+    b_ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PairSpans:
+    """One document pair's spans, refined (``known``: both texts were known
+    and refining is on) and scored."""
+
+    known: bool
+    spans: tuple[Span, ...]
+
+
+#: Runs :meth:`SpanStage.pair_spans` for every job (in worker processes, on a
+#: cluster), given the A and B documents, and returns the results in the
+#: jobs' order.
+PairRunner = Callable[[Sequence[DocumentFeatures], Sequence[DocumentFeatures], Sequence[PairJob]], Sequence[PairSpans]]
 
 
 class SpanStage(EditedStage):
@@ -31,17 +98,21 @@ class SpanStage(EditedStage):
         index: ReferenceIndex,
         *,
         keep: Callable[[int, int], bool] | None = None,
+        runner: PairRunner | None = None,
+        boilerplate_spans: bool = True,
     ) -> Detection:
         """Sentence pairs from the look-ups (whole matches, near misses whose
         characters agree, rejoined sentences), then spans of the document
-        pairs ``keep`` accepts (all when None)."""
+        pairs ``keep`` accepts (all when None), each pair's by ``runner``
+        (here, one after the other, when None); the spans of the boilerplate
+        pairs too when ``boilerplate_spans``."""
         edited = self._edited
         for first, second, score, weak in lookups.whole:
             tentative = edited is not None and self._words_disagree(a_docs[first[0]], first[1], b_docs[second[0]], second[1])
             found.add(first, second, score, weak=weak, tentative=tentative)
+        near: list[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
-            skip = (lookups.a_boilerplate, lookups.b_boilerplate)
-            self._near.add_to(found, lookups.near, a_docs, b_docs, skip, self.config.boilerplate)
+            near = self._near.add_to(found, lookups.near, a_docs, b_docs)
         if edited is not None:
             self._add_edited(found, lookups.loose, a_docs, b_docs)
         for host, other, score in lookups.quoted:
@@ -49,11 +120,25 @@ class SpanStage(EditedStage):
                 found.add(host, other, score)
         for parts, other, score, parts_first in lookups.rejoined:
             found.add_rejoined(parts, other, score, parts_first=parts_first)
+        # Boilerplate: decided once, on every pair of the run, over the whole
+        # collection (before `keep`); its pairs are set apart, their spans built too.
+        # Each stage counts apart (whole matches, near misses, edited copies, quotations).
+        stages = ([(first, second) for first, second, _, _ in lookups.whole], near, found.edited(),
+                  [(host, other) for host, other, _ in lookups.quoted])
+        verdict = boilerplate_verdict(found.pairs(), stages, self.config.boilerplate, one_collection=a_docs is b_docs)
+        apart = found.split_off(verdict.pair)
         if keep is not None:
-            for a, b in list(found.by_documents):
-                if not keep(a, b):
-                    del found.by_documents[(a, b)]
-        return self._detection(a_docs, b_docs, found, index, lookups)
+            for pairs in (found, apart):
+                for a, b in list(pairs.by_documents):
+                    if not keep(a, b):
+                        del pairs.by_documents[(a, b)]
+        skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
+        detection = self._detection(a_docs, b_docs, found, index, skipping, runner)
+        listed = boilerplate_sentences(verdict, a_docs)
+        if not (boilerplate_spans and apart.by_documents):
+            return replace(detection, boilerplate_sentences=listed)
+        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, runner)
+        return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
 
     def _detection(
         self,
@@ -62,32 +147,34 @@ class SpanStage(EditedStage):
         found: FoundPairs,
         index: ReferenceIndex,
         lookups: Lookups,
+        runner: PairRunner | None = None,
     ) -> Detection:
         searches, a_boilerplate, b_boilerplate = lookups.searches, lookups.a_boilerplate, lookups.b_boilerplate
         # Boilerplate sentences, like sentences too short to have features,
         # cannot be missed copies: they do not count towards a span's gap.
-        spans: list[Span] = []
-        cache: dict[tuple[int, int], list[int]] = {}
+        cache: dict[tuple[int, int], tuple[int, ...]] = {}
 
-        def ranks(side: int, number: int, doc: DocumentFeatures, skip: set[tuple[int, int]]) -> list[int]:
+        def ranks(side: int, number: int, doc: DocumentFeatures, skip: set[tuple[int, int]]) -> tuple[int, ...]:
             if (side, number) not in cache:
                 flags = [self.matchable(doc, i) and (number, i) not in skip for i in range(len(doc.bags))]
-                cache[(side, number)] = matchable_ranks(flags)
+                cache[(side, number)] = tuple(matchable_ranks(flags))
             return cache[(side, number)]
 
-        for a, b in list(found.by_documents):
-            da, db = a_docs[a], b_docs[b]
-            spans.extend(
-                spans_for_documents(
-                    da.id, db.id, da.sentences, db.sentences, self._evident(found, (a, b), (da, db)), gap=self.config.gap,
-                    a_ranks=ranks(0, a, da, a_boilerplate), b_ranks=ranks(1, b, db, b_boilerplate),
-                    fill=(da.bags, db.bags, self.threshold),
-                    beside=self._beside(da, db),
-                )
+        jobs = [
+            PairJob(
+                a, b, PairEvidence.of(found, a, b), ranks(0, a, a_docs[a], a_boilerplate), ranks(1, b, b_docs[b], b_boilerplate)
             )
-        if self.config.refine:
-            spans = list(self._refined(spans, a_docs, b_docs))
-        spans = self._scored(spans, a_docs, b_docs)
+            for a, b in list(found.by_documents)
+        ]
+        # Each document pair's spans, refined and scored, on its own (in
+        # worker processes or on a cluster when a runner says so); put
+        # together in the order one process gives them.
+        if runner is None:
+            results: Sequence[PairSpans] = [self.pair_spans(a_docs[j.a], b_docs[j.b], j) for j in jobs]
+        else:
+            results = runner(a_docs, b_docs, jobs)
+        refined = sorted((span for result in results if result.known for span in result.spans), key=_span_order)
+        spans = [*refined, *(span for result in results if not result.known for span in result.spans)]
         spans.sort(key=_span_order)
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
         run = RunStats(
@@ -95,25 +182,39 @@ class SpanStage(EditedStage):
             sentences=sum(len(d.sentences) for d in distinct),
             candidate_pairs=sum(search.candidates for search in searches),
             frequent_features=index.sentences.frequent_features(),
+            frequent_sentences=index.sentences.frequent_sentences(),
             skipped_postings=sum(search.skipped_postings for search in searches),
             boilerplate_sentences=len(a_boilerplate),
+            **exact_run_stats(index),
         )
         return Detection(tuple(spans), run)
 
-    def _evident(
-        self, found: FoundPairs, numbers: tuple[int, int], docs: tuple[DocumentFeatures, DocumentFeatures]
-    ) -> list[SentencePair]:
+    def pair_spans(self, da: DocumentFeatures, db: DocumentFeatures, job: PairJob) -> PairSpans:
+        """The spans of one document pair: sentence pairs that are evidence
+        of a copy, chained into spans, refined (when both texts are known)
+        and scored. A pure function of its arguments and the configuration:
+        the unit of work that worker processes and clusters run."""
+        spans = spans_for_documents(
+            da.id, db.id, da.sentences, db.sentences, self._evident(job.evidence, (da, db)), gap=self.config.gap,
+            a_ranks=job.a_ranks, b_ranks=job.b_ranks, fill=(da.bags, db.bags, self.threshold), beside=self._beside(da, db),
+        )
+        known = self.config.refine and da.text is not None and db.text is not None
+        if known:
+            spans = list(self._refined(spans, [da], [db]))
+        return PairSpans(known, tuple(self._scored(spans, [da], [db])))
+
+    def _evident(self, evidence: PairEvidence, docs: tuple[DocumentFeatures, DocumentFeatures]) -> list[SentencePair]:
         """The pairs of two documents that are evidence of a copy (see
         :func:`partialdup.match.pairs.evident`): a pair sharing fewer than
         ``min_shared`` features needs a pair that could chain with it, within
         ``gap`` + 1 sentences, or characters that agree (see
         :meth:`partialdup.match.verify.NearMissCheck.confirmed`)."""
-        pairs = found.distinct(numbers)
-        (a, b), (da, db) = numbers, docs
+        pairs = list(evidence.pairs)
+        da, db = docs
         if self._edited is not None:
             pairs = supported(
-                pairs, lambda pair: found.is_tentative((a, pair.a), (b, pair.b)), reach=self.config.gap + 1,
-                words_only=lambda pair: found.is_words_only((a, pair.a), (b, pair.b)),
+                pairs, lambda pair: (pair.a, pair.b) in evidence.tentative, reach=self.config.gap + 1,
+                words_only=lambda pair: (pair.a, pair.b) in evidence.words_only,
                 ratio=lambda pair: word_ratio(da.words[pair.a], db.words[pair.b]),
             )
         check = self._near
@@ -126,7 +227,7 @@ class SpanStage(EditedStage):
                 return True  # nothing to check against: as without the rule
             return check.confirmed(first, second)
 
-        return evident(pairs, lambda pair: found.is_weak((a, pair.a), (b, pair.b)), agrees, reach=self.config.gap + 1)
+        return evident(pairs, lambda pair: (pair.a, pair.b) in evidence.weak, agrees, reach=self.config.gap + 1)
 
     def _scored(
         self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]

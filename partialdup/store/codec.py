@@ -8,12 +8,16 @@ documents' texts (only those it matched):
 * the *features* blob: the 64-bit hashes of every sentence's bag and every
   rejoined pair's bag, raw (they are random: zlib would not shrink them, only
   slow their reading), then, zlib-compressed, the bag sizes, multiplicities,
-  matchable flags and rejoined positions (small integers that compress well);
-* the *text* blob, zlib-compressed: sentence offsets, token counts, the
-  text, then every other field of
-  :class:`~partialdup.core.types.DocumentFeatures` (the words of the
-  word-level checks, ...) by name, with :mod:`marshal`, so that a field the
-  detector adds is stored without a new layout.
+  matchable flags, rejoined positions and token counts (small integers that
+  compress well): all a query reads of a candidate it does not pair;
+* the *text* blob, three parts compressed apart, so that each is read only
+  when asked for: sentence offsets and the text; the words of the
+  word-level checks (one string, words joined by ``\\x00``, sentences by
+  ``\\x01``: split when read, far faster than unmarshalling a tuple per
+  sentence); every other field of
+  :class:`~partialdup.core.types.DocumentFeatures` by name, with
+  :mod:`marshal`, so that a field the detector adds is stored without a new
+  layout.
 
 Arrays are packed with NumPy, little endian.
 """
@@ -26,21 +30,25 @@ import struct
 import zlib
 from itertools import islice
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, overload
 
 import numpy as np
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 
 __all__ = [
-    "PackedFeatures", "TextPart", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
-    "unpack_text", "to_signed", "from_signed",
+    "PackedFeatures", "FlatFeatures", "TextPart", "unpack_many", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
+    "unpack_text", "unpack_words", "text_blob_parts", "Words", "to_signed", "from_signed",
 ]
 
-#: The fields packed as arrays; every other field goes by name into the text blob.
-_ARRAY_FIELDS = frozenset({"id", "sentences", "bags", "tokens", "text", "joins"})
+#: The fields packed apart; every other field goes by name into the text blob.
+_APART_FIELDS = frozenset({"id", "sentences", "bags", "tokens", "text", "joins", "words"})
 
 _HEADER = struct.Struct("<4I")
+#: Byte lengths of a text blob's three parts.
+_PARTS = struct.Struct("<3I")
+#: Separators of the words part (the tokenizer's words hold neither).
+_WORD_JOIN, _SENTENCE_JOIN = "\x00", "\x01"
 _U64, _I64, _I32, _U32, _U8 = np.dtype("<u8"), np.dtype("<i8"), np.dtype("<i4"), np.dtype("<u4"), np.dtype("u1")
 
 
@@ -67,6 +75,7 @@ class PackedFeatures:
         join_sizes: Distinct features per rejoined pair.
         join_features: Their features, pair after pair (uint64).
         join_counts: Their multiplicities.
+        tokens: Tokens per sentence.
     """
 
     bag_sizes: np.ndarray
@@ -77,6 +86,7 @@ class PackedFeatures:
     join_sizes: np.ndarray
     join_features: np.ndarray
     join_counts: np.ndarray
+    tokens: np.ndarray
 
     def sentence_rows(self) -> np.ndarray:
         """The sentence of each entry of ``features``."""
@@ -125,15 +135,63 @@ def pack(doc: DocumentFeatures, matchable: Sequence[bool]) -> tuple[bytes, bytes
     small = b"".join((
         sizes.tobytes(), counts.tobytes(), np.array(matchable, _U8).tobytes(),
         np.array([i for i, _ in doc.joins], _I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
+        np.array(doc.tokens, _I32).tobytes(),
     ))
     header = _HEADER.pack(len(doc.bags), len(features), len(doc.joins), len(join_features))
     feature_blob = header + features.tobytes() + join_features.tobytes() + zlib.compress(small, 6)
     offsets = np.array([(s.start, s.end) for s in doc.sentences], _I32).reshape(-1, 2).T
-    text = doc.text.encode("utf-8")
-    others = {f.name: getattr(doc, f.name) for f in dataclasses.fields(doc) if f.name not in _ARRAY_FIELDS}
-    text_part = zlib.compress(offsets.tobytes() + np.array(doc.tokens, _I32).tobytes() + text, 6)
-    # Compressed apart: the detector reads every candidate's text, the words of few.
-    return feature_blob, struct.pack("<I", len(text_part)) + text_part + zlib.compress(marshal.dumps(others), 6)
+    others = {f.name: getattr(doc, f.name) for f in dataclasses.fields(doc) if f.name not in _APART_FIELDS}
+    parts = (
+        zlib.compress(offsets.tobytes() + doc.text.encode("utf-8"), 6),
+        _pack_words(doc.words, len(doc.sentences)),
+        zlib.compress(marshal.dumps(others), 6),
+    )
+    return feature_blob, _PARTS.pack(*map(len, parts)) + b"".join(parts)
+
+
+def _pack_words(words: Sequence[Sequence[str]], sentences: int) -> bytes:
+    """The words part of a text blob: empty when no words are known."""
+    if not words:
+        return b""
+    joined = _SENTENCE_JOIN.join(_WORD_JOIN.join(w) for w in words)
+    plain = len(words) == sentences and all(w for sentence in words for w in sentence) and not any(
+        _WORD_JOIN in w or _SENTENCE_JOIN in w for sentence in words for w in sentence
+    )
+    # A word holding a separator (never made by the tokenizer) keeps the exact form.
+    body = b"J" + joined.encode("utf-8") if plain else b"M" + marshal.dumps(tuple(map(tuple, words)))
+    return zlib.compress(body, 6)
+
+
+class Words(Sequence[tuple[str, ...]]):
+    """A document's words, per sentence, each sentence split when first read."""
+
+    def __init__(self, sentences: list[str]) -> None:
+        self._sentences = sentences
+
+    def __len__(self) -> int:
+        return len(self._sentences)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[str, ...], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, ...] | tuple[tuple[str, ...], ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        joined = self._sentences[index]
+        return tuple(joined.split(_WORD_JOIN)) if joined else ()
+
+
+def unpack_words(part: bytes) -> Sequence[tuple[str, ...]]:
+    """The words of a words part (empty when none were stored)."""
+    if not part:
+        return ()
+    body = zlib.decompress(part)
+    if body[:1] == b"M":
+        return marshal.loads(body[1:])  # type: ignore[no-any-return]
+    return Words(body[1:].decode("utf-8").split(_SENTENCE_JOIN))
 
 
 class _Reader:
@@ -156,31 +214,100 @@ def unpack_features(blob: bytes) -> PackedFeatures:
     small = _Reader(zlib.decompress(blob[raw.offset:]))
     sizes, counts, matchable = small.take(_I32, n), small.take(_U32, m), small.take(_U8, n)
     join_at, join_sizes, join_counts = small.take(_I32, k), small.take(_I32, k), small.take(_U32, mj)
-    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts)
+    tokens = small.take(_I32, n)
+    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens)
+
+
+@dataclass(frozen=True)
+class FlatFeatures:
+    """The features blobs of many documents, unpacked at once: every array
+    of :class:`PackedFeatures`, document after document, and where each
+    document's share starts (one more entry than documents)."""
+
+    bag_sizes: np.ndarray
+    features: np.ndarray
+    counts: np.ndarray
+    matchable: np.ndarray
+    join_at: np.ndarray
+    join_sizes: np.ndarray
+    join_features: np.ndarray
+    join_counts: np.ndarray
+    tokens: np.ndarray
+    sentence_starts: np.ndarray
+    feature_starts: np.ndarray
+    join_starts: np.ndarray
+    join_feature_starts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.sentence_starts) - 1
+
+    def document(self, i: int) -> PackedFeatures:
+        """Document ``i``'s arrays (views, no copy)."""
+        s0, s1 = self.sentence_starts[i], self.sentence_starts[i + 1]
+        f0, f1 = self.feature_starts[i], self.feature_starts[i + 1]
+        j0, j1 = self.join_starts[i], self.join_starts[i + 1]
+        g0, g1 = self.join_feature_starts[i], self.join_feature_starts[i + 1]
+        return PackedFeatures(
+            self.bag_sizes[s0:s1], self.features[f0:f1], self.counts[f0:f1], self.matchable[s0:s1], self.join_at[j0:j1],
+            self.join_sizes[j0:j1], self.join_features[g0:g1], self.join_counts[g0:g1], self.tokens[s0:s1],
+        )
+
+
+def unpack_many(blobs: Sequence[bytes]) -> FlatFeatures:
+    """The arrays of many features blobs at once (a query reads thousands:
+    one NumPy array per kind, not one per kind and document)."""
+    heads = np.array([_HEADER.unpack_from(blob) for blob in blobs], np.int64).reshape(-1, 4)
+    n, m, k, mj = heads.T
+    kinds: list[list[bytes]] = [[] for _ in range(9)]
+    for blob, (sentences, entries, joins, join_entries) in zip(blobs, heads.tolist()):
+        raw_end = _HEADER.size + 8 * (entries + join_entries)
+        kinds[0].append(blob[_HEADER.size:_HEADER.size + 8 * entries])
+        kinds[1].append(blob[_HEADER.size + 8 * entries:raw_end])
+        small = zlib.decompress(blob[raw_end:])
+        # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, as pack writes them
+        ends = np.cumsum((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences)).tolist()
+        for kind, low, high in zip(range(2, 9), [0, *ends], ends):
+            kinds[kind].append(small[low:high])
+    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32)
+    arrays = [np.frombuffer(b"".join(parts), dtype) for parts, dtype in zip(kinds, dtypes)]
+    features, join_features, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens = arrays
+    starts = [np.concatenate(([0], np.cumsum(column))) for column in (n, m, k, mj)]
+    return FlatFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, *starts)
 
 
 @dataclass(frozen=True)
 class TextPart:
-    """What a text blob holds: offsets, token counts, text; the other fields by name, read when asked."""
+    """What a text blob holds: offsets and text; the words and other fields, unpacked when asked for."""
 
     starts: list[int]
     ends: list[int]
-    tokens: tuple[int, ...]
     text: str
+    packed_words: bytes
     packed_others: bytes
 
+    def words(self) -> Sequence[tuple[str, ...]]:
+        """The words of each sentence (empty when not stored)."""
+        return unpack_words(self.packed_words)
+
     def others(self) -> dict[str, Any]:
-        """The fields stored by name (words, ...)."""
-        return marshal.loads(zlib.decompress(self.packed_others))
+        """The fields stored by name (quotations, ...)."""
+        return marshal.loads(zlib.decompress(self.packed_others))  # type: ignore[no-any-return]
+
+
+def text_blob_parts(text_blob: bytes) -> tuple[bytes, bytes, bytes]:
+    """A text blob's three parts, still compressed: offsets and text, words, other fields."""
+    first, second, third = _PARTS.unpack_from(text_blob)
+    low = _PARTS.size
+    return text_blob[low:low + first], text_blob[low + first:low + first + second], text_blob[low + first + second:]
 
 
 def unpack_text_part(text_blob: bytes, sentences: int) -> TextPart:
     """The text blob of a document of ``sentences`` sentences."""
-    (size,) = struct.unpack_from("<I", text_blob)
-    data = _Reader(zlib.decompress(text_blob[4:4 + size]))
-    starts, ends = data.take(_I32, sentences).tolist(), data.take(_I32, sentences).tolist()
-    tokens = tuple(data.take(_I32, sentences).tolist())
-    return TextPart(starts, ends, tokens, data.data[data.offset:].decode("utf-8"), text_blob[4 + size:])
+    text_part, words, others = text_blob_parts(text_blob)
+    data = _Reader(zlib.decompress(text_part))
+    starts, stops = data.take(_I32, sentences).tolist(), data.take(_I32, sentences).tolist()
+    text = data.data[data.offset:].decode("utf-8")
+    return TextPart(starts, stops, text, words, others)
 
 
 def unpack_text(text_blob: bytes, sentences: int) -> str:
@@ -196,5 +323,6 @@ def unpack_document(doc_id: str, packed: PackedFeatures, text_blob: bytes) -> Do
     known = {f.name for f in dataclasses.fields(DocumentFeatures)}
     others = {name: value for name, value in part.others().items() if name in known}
     return DocumentFeatures(
-        doc_id, sentences, tuple(bags(packed.bag_sizes, packed.features, packed.counts)), part.tokens, part.text, joins, **others
+        doc_id, sentences, tuple(bags(packed.bag_sizes, packed.features, packed.counts)), tuple(packed.tokens.tolist()),
+        part.text, joins, words=tuple(part.words()), **others,
     )

@@ -14,6 +14,8 @@ import dataclasses
 from functools import cached_property
 from typing import Any, Callable, Sequence, overload
 
+import numpy as np
+
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store import codec
 
@@ -25,13 +27,14 @@ _DEFAULTS = {
 
 
 class _Sentences(Sequence[Sentence]):
-    """A document's sentences, each made when first indexed."""
+    """A document's sentences: counted from the features blob, their offsets
+    read from the text blob when one is first indexed."""
 
-    def __init__(self, starts: list[int], ends: list[int]) -> None:
-        self._starts, self._ends = starts, ends
+    def __init__(self, count: int, part: Callable[[], codec.TextPart]) -> None:
+        self._count, self._part = count, part
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Sentence: ...
@@ -43,7 +46,30 @@ class _Sentences(Sequence[Sentence]):
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
         position = range(len(self))[index]  # negative indexes and IndexError as a tuple's
-        return Sentence(position, self._starts[position], self._ends[position])
+        part = self._part()
+        return Sentence(position, part.starts[position], part.ends[position])
+
+
+class _Ints(Sequence[int]):
+    """A NumPy array read as a tuple of ints, one item at a time (a
+    candidate's token counts are read for a few sentences only)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self._values = values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        if isinstance(index, slice):
+            return tuple(self._values[index].tolist())
+        return int(self._values[index])
 
 
 class StoredReference:
@@ -51,18 +77,30 @@ class StoredReference:
 
     Args:
         doc_id: The document's id.
-        packed: Its features blob, unpacked.
+        sentences: How many sentences it has.
+        packed: Gives its features blob, unpacked (called at most once).
         text_blob: Reads its text blob from the store (called at most once).
     """
 
-    def __init__(self, doc_id: str, packed: codec.PackedFeatures, text_blob: Callable[[], bytes]) -> None:
+    def __init__(
+        self, doc_id: str, sentences: int, packed: Callable[[], codec.PackedFeatures], text_blob: Callable[[], bytes]
+    ) -> None:
         self.id = doc_id
-        self._packed = packed
+        self._count = sentences
+        self._packed_of = packed
         self._text_blob = text_blob
 
     @cached_property
+    def _packed(self) -> codec.PackedFeatures:
+        return self._packed_of()
+
+    @cached_property
+    def _blob(self) -> bytes:
+        return self._text_blob()
+
+    @cached_property
     def _part(self) -> codec.TextPart:
-        return codec.unpack_text_part(self._text_blob(), len(self._packed.bag_sizes))
+        return codec.unpack_text_part(self._blob, self._count)
 
     @cached_property
     def _others(self) -> dict[str, Any]:
@@ -75,12 +113,17 @@ class StoredReference:
     @cached_property
     def sentences(self) -> Sequence[Sentence]:
         # Most candidates are only counted and passed on, never paired: their
-        # Sentence objects are made when indexed.
-        return _Sentences(self._part.starts, self._part.ends)
+        # text is not read until a sentence is.
+        return _Sentences(self._count, lambda: self._part)
 
     @cached_property
-    def tokens(self) -> tuple[int, ...]:
-        return self._part.tokens
+    def tokens(self) -> Sequence[int]:
+        return _Ints(self._packed.tokens)
+
+    @cached_property
+    def words(self) -> Sequence[tuple[str, ...]]:
+        # The words part is read without decompressing the text.
+        return codec.unpack_words(codec.text_blob_parts(self._blob)[1])
 
     @cached_property
     def bags(self) -> tuple[Bag, ...]:
@@ -93,7 +136,7 @@ class StoredReference:
         return tuple(zip(packed.join_at.tolist(), codec.bags(packed.join_sizes, packed.join_features, packed.join_counts)))
 
     def __getattr__(self, name: str) -> Any:
-        # The other fields (words, ...): stored by name, or the field's default
+        # The other fields (quotes, ...): stored by name, or the field's default
         # for a store written before the field existed.
         if name.startswith("_") or name not in _DEFAULTS:
             raise AttributeError(name)

@@ -30,7 +30,8 @@ from pathlib import Path
 
 __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 
-SCHEMA_VERSION = 1
+#: 2: token counts moved to the features blob, words stored apart (see codec).
+SCHEMA_VERSION = 2
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0

@@ -69,13 +69,23 @@ class PartialIndex:
         """Features of the whole collection held by more than ``max_postings`` sentences."""
         return self._frequent_total()
 
+    def frequent_sentences(self) -> int:
+        """0, not known: the store keeps no count of the sentences holding them
+        (the run's note then names them without a number)."""
+        return 0
+
     def _usual(self, bag: Bag) -> Bag:
         return {f: c for f, c in bag.items() if self._held.get(f, 0) <= self._max_postings}
 
     def search(self, bags: Sequence[Bag], rule: CopyRule, *, docs: Sequence[int] | None = None) -> PairMatches:
         """As :meth:`partialdup.index.sparse.SparseIndex.search` on the whole collection."""
         accepted = self._all.search(bags, rule, docs=docs)
-        reached = self._all.search([self._usual(bag) for bag in bags], _ANY, docs=docs)
+        usual = [self._usual(bag) for bag in bags]
+        if all(len(cut) == len(bag) for cut, bag in zip(usual, bags)):
+            # No feature over the bound: the pairs sharing a usual feature are
+            # all the pairs sharing a feature, and the rule accepts no other.
+            return accepted
+        reached = self._all.search(usual, _ANY, docs=docs)
         width = max(len(self.index.sentences), 1)
         keep = np.isin(accepted.query * width + accepted.key, reached.query * width + reached.key)
         skipped = sum(

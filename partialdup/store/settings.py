@@ -5,7 +5,9 @@ and a search with other parameters would not give the spans ``check
 --against`` gives; so a store records the method, every parameter of
 :class:`~partialdup.core.config.Config`, a fingerprint of the IDF tables, the
 tokenizer and the partialdup version that wrote it, and a run whose settings
-differ is refused with one line naming the first difference.
+differ is refused with one line naming the first difference. Parameters
+marked ``run_only`` (worker processes, engine) change how a run is carried
+out, never its output, and are not recorded.
 """
 
 from __future__ import annotations
@@ -55,9 +57,26 @@ def settings_of(config: Config, idf_values: Any, idf_default: float, tokenizer: 
         idf_default: The IDF given to unknown tokens.
         tokenizer: The detector's tokenizer (its class names the backend).
     """
-    flat = {f"config.{key}": json.dumps(_plain(value), sort_keys=True) for key, value in _flatten(dataclasses.asdict(config))}
-    backend = f"{type(tokenizer).__module__}.{type(tokenizer).__name__} (jieba {_version('jieba')})"
+    run_only = _run_only()
+    flat = {
+        f"config.{key}": json.dumps(_plain(value), sort_keys=True)
+        for key, value in _flatten(dataclasses.asdict(config))
+        if key not in run_only
+    }
+    # The segmenter's package and version ("jieba 0.42.1", "rjieba 0.2.2").
+    segmenter = getattr(tokenizer, "backend", None) or f"jieba {_version('jieba')}"
+    backend = f"{type(tokenizer).__module__}.{type(tokenizer).__name__} ({segmenter})"
     return {"method": config.method, **flat, "idf": idf_fingerprint(idf_values, idf_default), "tokenizer": backend}
+
+
+def _run_only() -> set[str]:
+    """Parameters that say how a run is carried out (``--jobs``), never what it
+    finds: not recorded, so a store made with one value is read with any other."""
+    config = Config()
+    names = {f.name for f, info in params_of(config) if info.run_only}
+    for group in Config.METHOD_FIELDS:
+        names.update(f"{group}.{f.name}" for f, info in params_of(getattr(config, group)) if info.run_only)
+    return names
 
 
 def _flatten(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:

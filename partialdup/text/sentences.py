@@ -67,10 +67,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-
 from partialdup.core.chars import CJK_CLASS
 from partialdup.core.types import Sentence
+from partialdup.text.punkt import PunktParameters, PunktSentenceTokenizer  # NLTK's, without scipy.stats (start-up)
 
 __all__ = ["SentenceSplitter", "rejoinable"]
 

@@ -11,32 +11,34 @@ Taiwan words it lacks (``data/taiwan_words.tsv``) so that it keeps them whole. (
 Traditional/Simplified mapping a plain function of the character, which is
 what matching needs: both sides of a copy are converted the same way.)
 
-Chinese runs are segmented by jieba in accurate mode; Latin and digit runs by
-a regular expression (the ``regex`` engine NLTK uses). Punctuation is not a token, so a copy
-whose punctuation was changed still matches.
+Chinese runs are segmented in jieba's accurate mode, by jieba or by rjieba
+(``--segmenter``; see :mod:`partialdup.text.segmenters`), all the runs of a
+stretch in one call; Latin and digit runs by a regular expression (the
+``regex`` engine NLTK uses). Punctuation is not a token, so a copy whose
+punctuation was changed still matches.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import logging
-import os
-import stat
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import regex
 
 from partialdup.core.chars import HAN_CLASS, is_han
+from partialdup.core.config import Config
 from partialdup.core.types import Token
 from partialdup.text.normalise import Normaliser, normalise_char
+from partialdup.text.segmenters import Segmenter, jieba_cache_dir, make_segmenter
 
-__all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS", "jieba_cache_dir"]
+__all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS", "DEFAULT_SEGMENTER", "jieba_cache_dir"]
 
 #: Taiwan words jieba's dictionary lacks, in the Simplified script the
 #: tokenizer segments (made by ``scripts/build_taiwan_words.py``).
 DEFAULT_TAIWAN_WORDS = Path(__file__).resolve().parent / "data" / "taiwan_words.tsv"
+
+#: The segmenter a Tokenizer uses unless told: Config's default (``--segmenter``).
+DEFAULT_SEGMENTER: str = Config().segmenter
 
 _HAN = HAN_CLASS
 # A Han run, or a word of letters/digits (with inner apostrophes, hyphens, dots,
@@ -51,9 +53,13 @@ _TOKEN_PATTERN = rf"[{_HAN}]+(?:[^\S\n]*\n[^\S\n]*[{_HAN}]+)*|[^\W_{_HAN}]+(?:['
 # bound) and cost a quarter of the time of ``words``; and the same engine
 # whichever NLTK version is installed.
 _TOKEN_FLAGS = regex.UNICODE | regex.MULTILINE | regex.DOTALL
+# The same pattern with a group for each alternative: a match tells whether
+# it is a Han run without looking at its characters again.
+_HAN_RUN, _WORD = _TOKEN_PATTERN.split("|", 1)
+_GROUPED_PATTERN = f"({_HAN_RUN})|({_WORD})"
 
 
-#: Han runs whose jieba segmentation is remembered (oldest forgotten first):
+#: Han runs whose segmentation is remembered (oldest forgotten first):
 #: about 30 MB at most.
 _SEGMENT_CACHE = 100_000
 
@@ -64,94 +70,62 @@ def _converter(config: str):  # type: ignore[no-untyped-def]
     return opencc.OpenCC(config)
 
 
-#: Where jieba's prefix dictionary is cached when no cache folder can be
-#: used: a path under a file, so jieba finds no cache there and cannot write
-#: one (it has no switch to turn its cache off).
-_NO_CACHE = os.devnull
-
-
-def jieba_cache_dir() -> str:
-    """The folder for jieba's dictionary cache: ``$XDG_CACHE_HOME/partialdup``
-    or ``~/.cache/partialdup``, made private (0700) when missing.
-
-    jieba's own default is ``/tmp/jieba.cache``, one file for every user of
-    the machine: once another user made it, writing it fails with a
-    traceback, and reading it trusts a file anyone could have written. So the
-    cache lives in the user's own folder, and when that folder cannot be made,
-    is not a folder of this user's or is not writable, there is no cache
-    (jieba builds its dictionary each time, about a second): a string that
-    jieba cannot use as a folder is returned.
-    """
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG specification: relative values are ignored
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "partialdup")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.lstat(folder)
-    except OSError:
-        return _NO_CACHE
-    own = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
-    usable = stat.S_ISDIR(info.st_mode) and own and os.access(folder, os.W_OK | os.X_OK)
-    return folder if usable else _NO_CACHE
-
-
-@contextlib.contextmanager
-def _jieba_silenced() -> Iterator[None]:
-    # jieba logs a traceback when it cannot write its cache; that is not the
-    # user's concern (there is simply no cache), so nothing below CRITICAL.
-    logger = logging.getLogger("jieba")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-def _cache_name(dictionary: str) -> str:
-    # One cache per dictionary file and version of it: jieba reloads its
-    # default dictionary's cache without comparing dates.
-    info = os.stat(dictionary)
-    key = f"{os.path.abspath(dictionary)}\0{info.st_size}\0{info.st_mtime_ns}"
-    return f"jieba-{hashlib.blake2b(key.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}.cache"
+def _compact(run: str) -> str:
+    # A Han run that goes on across a line break, without the break and the
+    # spaces around it: what the segmenter sees.
+    return run if run.isalpha() else "".join(char for char in run if not char.isspace())
 
 
 class Tokenizer:
     """Turns text into normalised tokens with offsets into the original.
 
-    One instance holds the jieba dictionary and the OpenCC converter; create it
-    once per process and pass it around (nothing is loaded at import time).
+    One instance holds the segmenter (jieba's dictionary) and the OpenCC
+    converters; create it once per process and pass it around (nothing is
+    loaded at import time).
 
     Args:
-        jieba_dictionary: Path to a jieba main dictionary; jieba's own when None.
+        segmenter: The Chinese word segmenter, ``jieba`` (the reference) or
+            ``rjieba`` (see :mod:`partialdup.text.segmenters`).
+        jieba_dictionary: Path to a jieba main dictionary; jieba's own when
+            None (``jieba`` only).
         taiwan_words: TSV of words (``word<TAB>frequency<TAB>...``, ``#``
-            comments) added to jieba's dictionary: Taiwan words in Simplified
-            script, so that 位元組 (位元组 once converted) stays one word and
-            meets its mainland form 字节. None adds nothing.
+            comments) added to the segmenter's dictionary: Taiwan words in
+            Simplified script, so that 位元組 (位元组 once converted) stays one
+            word and meets its mainland form 字节. None adds nothing.
+
+    Raises:
+        ConfigError: An unknown segmenter, or one that cannot be loaded.
     """
 
     def __init__(
-        self, *, jieba_dictionary: str | None = None, taiwan_words: str | Path | None = DEFAULT_TAIWAN_WORDS
+        self,
+        *,
+        segmenter: str = DEFAULT_SEGMENTER,
+        jieba_dictionary: str | None = None,
+        taiwan_words: str | Path | None = DEFAULT_TAIWAN_WORDS,
     ) -> None:
-        import jieba
-
-        logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
-        self._jieba = jieba.Tokenizer(jieba_dictionary or jieba.DEFAULT_DICT)
-        self._jieba.tmp_dir = jieba_cache_dir()
-        dictionary = jieba_dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
-        self._jieba.cache_file = _cache_name(dictionary)
-        with _jieba_silenced():
-            self._jieba.initialize()
-        for word, frequency in _extra_words(taiwan_words):
-            self._jieba.add_word(word, frequency)
+        self._segmenter: Segmenter = make_segmenter(
+            segmenter, dictionary=jieba_dictionary, extra_words=_extra_words(taiwan_words)
+        )
         self._converter = _converter("t2s")
-        self._words = regex.compile(_TOKEN_PATTERN, _TOKEN_FLAGS)
+        self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
         self._normalise = Normaliser(self._converter)
         self._to_taiwan = _converter("s2twp")
         self._to_mainland = _converter("tw2sp")
         self._words_cache: dict[str, str] = {}
-        self._segments: dict[str, tuple[str, ...]] = {}
+        # Han run -> (its words, their common forms): see _segmented.
+        self._segments: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    @property
+    def segmenter(self) -> str:
+        """The segmenter's name (``jieba`` or ``rjieba``)."""
+        return self._segmenter.name
+
+    @property
+    def backend(self) -> str:
+        """The segmenter's package and version (``jieba 0.42.1``), which
+        stores record."""
+        return self._segmenter.version
 
     def normalise(self, text: str) -> tuple[str, Sequence[int] | None]:
         """Normalise text for matching.
@@ -176,13 +150,14 @@ class Tokenizer:
         stretch = text[start:end]
         normalised, origin, ends = self._normalise.mapped(stretch)
         mapping = _Mapping(origin, ends, start)
+        matches = [(match.start(), match[1], match[2]) for match in self._grouped.finditer(normalised)]
+        segmented = self._segmented([_compact(run) for _, run, _ in matches if run])
         tokens: list[Token] = []
-        for match in self._words.finditer(normalised):
-            (lo, hi), piece = match.span(), match.group()
-            if piece[0] > "\u2fff" and is_han(piece[0]):
-                self._add_chinese(piece, lo, mapping, tokens)
+        for lo, run, word in matches:
+            if run:
+                self._add_chinese(run, lo, next(segmented), mapping, tokens)
             else:
-                tokens.append(mapping.token(piece, lo, hi))
+                tokens.append(mapping.token(word, lo, lo + len(word)))
         return tokens
 
     def match_form(self, word: str) -> str:
@@ -198,13 +173,14 @@ class Tokenizer:
         agree.
         """
         normalised, _ = self.normalise(text[start:end])
+        pieces = self._grouped.findall(normalised)
+        segmented = self._segmented([_compact(run) for run, _ in pieces if run])
         words: list[str] = []
-        for piece in self._words.findall(normalised):
-            if piece[0] > "\u2fff" and is_han(piece[0]):
-                compact = piece if piece.isalpha() else "".join(c for c in piece if not c.isspace())
-                words.extend(self._common_word(word) for word in self._segment(compact))
+        for run, word in pieces:
+            if run:
+                words.extend(next(segmented)[1])
             else:
-                words.append(piece)
+                words.append(word)
         return words
 
     def words_across(self, first: str, second: str) -> bool:
@@ -216,33 +192,53 @@ class Tokenizer:
         after, _ = self.normalise(second[:1])
         return bool(before) and bool(after) and is_han(before[-1]) and is_han(after[0])
 
-    def _add_chinese(self, run: str, lo: int, mapping: _Mapping, out: list[Token]) -> None:
+    def _add_chinese(
+        self,
+        run: str,
+        lo: int,
+        segmented: tuple[tuple[str, ...], tuple[str, ...]],
+        mapping: _Mapping,
+        out: list[Token],
+    ) -> None:
         # Line breaks (and the spaces around them) inside the run are left out
-        # of what jieba sees; `where` maps each kept character back.
+        # of what the segmenter saw; `where` maps each kept character back.
         where = [i for i, char in enumerate(run) if not char.isspace()] if not run.isalpha() else None
-        compact = "".join(run[i] for i in where) if where is not None else run
         position = 0
-        for word in self._segment(compact):
+        for word, common in zip(*segmented):
             end = position + len(word)
             first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
-            out.append(mapping.token(self._common_word(word), lo + first, lo + last + 1))
+            out.append(mapping.token(common, lo + first, lo + last + 1))
             position = end
 
     def clear_cache(self) -> None:
         """Forget the remembered segmentations (a benchmark's runs start cold)."""
         self._segments.clear()
 
-    def _segment(self, run: str) -> tuple[str, ...]:
-        # jieba (accurate mode) on one Han run. Copies and boilerplate make the
-        # same runs recur across documents (a quarter of the gold set's Han
-        # text), so their words are kept, for a bounded number of runs.
-        words = self._segments.get(run)
-        if words is None:
-            words = tuple(self._jieba.cut(run, HMM=True))
-            if len(self._segments) >= _SEGMENT_CACHE:
-                self._segments.pop(next(iter(self._segments)))  # oldest first
-            self._segments[run] = words
-        return words
+    def _segmented(self, runs: list[str]) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The words of each Han run (compacted), and their common forms
+        (:meth:`_common_word`), in order.
+
+        The runs not seen before go to the segmenter in one call (per-run
+        calls cost more than the segmentation on punctuation-dense text).
+        Copies and boilerplate make the same runs recur across documents (a
+        quarter of the gold set's Han text), so their words are kept, for a
+        bounded number of runs.
+        """
+        known = self._segments
+        missing = [run for run in dict.fromkeys(runs) if run not in known]
+        if not missing:
+            return (known[run] for run in runs)
+        common = self._common_word
+        fresh = {
+            run: (words, tuple(map(common, words)))
+            for run, words in zip(missing, self._segmenter.segment(missing))
+        }
+        found = [fresh[run] if run in fresh else known[run] for run in runs]
+        for run, cut in fresh.items():
+            if len(known) >= _SEGMENT_CACHE:
+                known.pop(next(iter(known)))  # oldest first
+            known[run] = cut
+        return iter(found)
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters

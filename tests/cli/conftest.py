@@ -6,7 +6,7 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def shared_tokenizer(tokenizer, monkeypatch):
-    import partialdup.pipeline.detector as detector
+    import partialdup.pipeline.base as base  # where the detector makes its tokenizer
 
-    made = detector.Tokenizer
-    monkeypatch.setattr(detector, "Tokenizer", lambda *args, **kwargs: made(*args, **kwargs) if args or kwargs else tokenizer)
+    made = base.Tokenizer
+    monkeypatch.setattr(base, "Tokenizer", lambda *args, **kwargs: made(*args, **kwargs) if args or kwargs else tokenizer)

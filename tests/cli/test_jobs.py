@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from partialdup.cli.main import main
 from tests.paths import SAMPLES
 
@@ -75,3 +77,30 @@ def test_plagiarism_writes_the_html_report_too(capsys, tmp_path):
     html = report.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") or html.lstrip().lower().startswith("<!doctype html>")
     assert "GPL-2.txt" in html and "installation-guide.appendix-F.en.txt" in html
+
+
+def test_plagiarism_against_a_store_gives_the_report_of_against(capsys, tmp_path):
+    sources = [SAMPLES / name for name in ("GPL-2.txt", "man_ls.1.zh_CN.txt", "man_cp.1.zh_CN.txt", "man_chmod.1.zh_CN.txt")]
+    queries = [SAMPLES / "installation-guide.appendix-F.en.txt", SAMPLES / "man_ls.1.zh_TW.txt", SAMPLES / "man_cp.1.zh_TW.txt"]
+    db = tmp_path / "sources.db"
+    assert run(capsys, "index", "add", *sources, "--db", db, "-q")[0] == 0
+    code, from_store, _ = run(capsys, "plagiarism", *queries, "--db", db, "--json")
+    assert code == 0
+    code, from_files, _ = run(capsys, "plagiarism", *queries, "--against", *sources, "--json")
+    assert code == 0 and from_store == from_files
+    records = [json.loads(line) for line in from_files.splitlines()]
+    # Template text among the man pages (lines they all share) is listed apart, not counted.
+    assert any(region["common"] for record in records for region in record["regions"])
+    assert all(0 < record["share"] <= 1 for record in records)
+    code, summary_store, _ = run(capsys, "plagiarism", *queries, "--db", db)
+    assert code == 0 and summary_store == run(capsys, "plagiarism", *queries, "--against", *sources)[1]
+    assert "template text at " in summary_store
+
+
+def test_plagiarism_needs_one_kind_of_sources(capsys, tmp_path):
+    query = SAMPLES / "GPL-2.txt"
+    with pytest.raises(SystemExit):
+        main(["plagiarism", str(query)])
+    assert "--against" in capsys.readouterr().err
+    code, _, err = run(capsys, "plagiarism", query, "--db", tmp_path / "missing.db")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "missing.db" in err

@@ -257,7 +257,7 @@ def test_two_folders_with_one_file_name_do_not_stop_the_run(tmp_path, capsys):
 def test_a_bug_is_exit_3_with_its_traceback(corpus, capsys, monkeypatch):
     from partialdup.pipeline.detector import Detector
 
-    def broken(self, documents):
+    def broken(self, documents, **options):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(Detector, "detect", broken)
@@ -310,3 +310,56 @@ def test_pan_out_dir_that_is_a_file_is_a_user_error(corpus, tmp_path, capsys):
     pairs.write_text("a.txt b.txt\n", encoding="utf-8")
     code, _, err = run(capsys, "pan", str(pairs), str(corpus), str(corpus), str(pairs))
     assert code == 2 and err == f"partialdup: error: {pairs}: not a folder\n"
+
+
+def test_reading_no_document_is_a_one_line_error_that_says_why(tmp_path, capsys):
+    # The case of issue #12: check --against a folder of extension-less files.
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    (refs / "GPL").write_text((SAMPLES / "GPL-2.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    query = SAMPLES / "installation-guide.appendix-F.en.txt"
+    code, out, err = run(capsys, "check", str(query), "--against", str(refs))
+    assert code == 2 and out == ""
+    assert err == f"partialdup: error: no documents read from {refs} (1 file(s) neither .txt nor .jsonl: try --glob '*')\n"
+    code, out, err = run(capsys, "check", str(query), "--against", str(refs), "--glob", "*", "-q")
+    assert code == 0 and json.loads(out.splitlines()[0])["b"] == "GPL"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, "detect", str(empty))
+    assert code == 2 and err == f"partialdup: error: no documents read from {empty} (no files found)\n"
+
+
+def test_verbose_names_the_ignored_files(corpus, capsys):
+    (corpus / "notes.md").write_text(TEXT, encoding="utf-8")
+    _, _, err = run(capsys, "detect", str(corpus))
+    assert "partialdup: ignored 1 file(s) neither .txt nor .jsonl (-v names them; --glob chooses files)" in err
+    _, _, err = run(capsys, "detect", str(corpus), "-v")
+    assert f"partialdup: ignored {corpus / 'notes.md'} (neither .txt nor .jsonl)" in err
+    code, out, err = run(capsys, "detect", str(corpus), "--glob", "*.md", "--glob", "a.txt", "-v")
+    assert code == 0 and {json.loads(out)["a"], json.loads(out)["b"]} == {"a.txt", "notes.md"}
+    assert f"partialdup: ignored {corpus / 'b.txt'} (matched by no --glob)" in err
+
+
+def test_show_boilerplate_names_the_sentences_set_apart(tmp_path, capsys, monkeypatch):
+    # One GPL-2 paragraph in four real documents: in three others each, boilerplate.
+    gpl = (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8")
+    paragraph = next(p for p in gpl.split("\n\n") if len(p) > 400)
+    for name in ("man_ls.1.zh_CN.txt", "man_cp.1.zh_CN.txt", "man_chmod.1.zh_CN.txt", "fortunes-zh.fortuneszh_chinese_debref_ch01.txt"):
+        text = (SAMPLES / name).read_text(encoding="utf-8")
+        (tmp_path / name).write_text(text + "\n\n" + paragraph + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "detect", str(tmp_path), "--json")
+    plain = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and "set apart as boilerplate" in err and "--show-boilerplate names them" in err
+    code, out, _ = run(capsys, "detect", str(tmp_path), "--json", "--show-boilerplate")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[: len(plain)] == plain  # the spans as before, then the records of their own kind
+    listed = records[len(plain):]
+    assert listed and all(r["kind"] == "boilerplate" and r["documents"] == 3 for r in listed)
+    first = listed[0]
+    text = (tmp_path / first["doc"]).read_text(encoding="utf-8")
+    assert " ".join(text[first["start"] : first["end"]].split()).startswith(first["excerpt"].rstrip("…"))
+    monkeypatch.setattr(type(__import__("sys").stdout), "isatty", lambda self: True, raising=False)
+    _, _, err = run(capsys, "detect", str(tmp_path), "--show-boilerplate")
+    assert f"partialdup: boilerplate: {first['doc']} {first['start']}-{first['end']} (sentence {first['sentence']}), in 3 other document(s): " in err
+    code, out, _ = run(capsys, "detect", str(tmp_path), "--json", "--boilerplate", "0")
+    assert len(out.splitlines()) > len(plain)  # every pair of the four shares the paragraph

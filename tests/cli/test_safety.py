@@ -140,7 +140,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_output(tmp_path, full_disk):
 def test_jieba_cache_is_per_user_and_never_a_traceback(tmp_path):
     (tmp_path / "tmp").mkdir()
     (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
-    script = "from partialdup.text.tokens import Tokenizer; print(Tokenizer().words('中文分词'))"
+    script = "from partialdup.text.tokens import Tokenizer; print(Tokenizer(segmenter='jieba').words('中文分词'))"
     for cache, made in ((tmp_path / "cache", True), (tmp_path / "a file", False)):
         env = {"XDG_CACHE_HOME": str(cache), "TMPDIR": str(tmp_path / "tmp")}
         run = python("-c", script, env={**os.environ, **env, "PYTHONPATH": str(REPO)})

@@ -12,11 +12,37 @@ def _index(*bags, max_postings=100):
 
 
 def test_only_sentences_sharing_a_feature_are_compared():
-    index = _index({1: 1, 2: 1}, {3: 1}, {1: 1, 2: 1})
+    index = _index({1: 1, 2: 1}, {3: 1}, {1: 1, 2: 1, 4: 1})
     stats = QueryStats()
     found = list(plain_query(index, Counter({1: 1, 2: 1}), 0.5, stats=stats))
     assert [m.key for m in found] == [0, 2]
     assert stats.candidate_pairs == 2
+
+
+def test_identical_sentences_are_scored_once_as_a_group():
+    index = _index({1: 1, 2: 1}, {3: 1}, {1: 1, 2: 1})
+    stats = QueryStats()
+    found = list(plain_query(index, Counter({1: 1, 2: 1}), 0.5, stats=stats))
+    assert [(m.key, m.score) for m in found] == [(0, 1.0), (2, 1.0)]
+    assert stats.candidate_pairs == 1
+    assert index.members == [[0, 2], [1]]
+
+
+def test_a_repeated_sentence_does_not_make_its_features_frequent():
+    # 50 copies of one sentence are one distinct bag: its features are held
+    # by one bag, under the bound, and a copy in another document is found.
+    index = _index(*[{0: 1, 7: 1}] * 50, max_postings=10)
+    assert index.frequent_features() == 0
+    assert [m.key for m in plain_query(index, Counter({0: 1, 7: 1}), 0.5, doc=3)] == [k for k in range(50) if k != 3]
+
+
+def test_identical_copies_are_found_when_every_feature_is_frequent():
+    # Feature 0 is in 12 distinct bags (over the bound 10); the two {0: 1}
+    # sentences share no usual feature, yet are each other's copy.
+    bags = [{0: 1, 100 + i: 1} for i in range(11)] + [{0: 1}, {0: 1}]
+    index = _index(*bags, max_postings=10)
+    assert index.frequent_features() == 1 and index.frequent_sentences() == 13
+    assert [m.key for m in plain_query(index, Counter({0: 1}), 0.5, doc=11)] == [12]
 
 
 def test_own_document_and_later_keys_are_excluded():

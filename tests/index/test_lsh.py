@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from partialdup.index.lsh import choose_bands, lsh_join, lsh_join_reference, s_curve
 from partialdup.methods.minhash import MinHash
@@ -77,3 +79,30 @@ def test_a_join_of_queries_and_keys_is_the_self_join_across_them():
 def test_too_few_values_for_the_bands():
     with pytest.raises(ValueError, match="need 130 values"):
         lsh_join(np.zeros((2, 128), dtype=np.uint64), 0.5, 13, 10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.3, 0.9))
+def test_the_incremental_index_and_the_band_join_find_what_the_bands_say(seed, threshold):
+    """LshIndex (add one, query one) and band_join (all at once) find the
+    same pairs: those sharing a whole band, kept at agreement >= tau."""
+    from partialdup.index.lsh import LshIndex, band_join
+
+    rng = np.random.default_rng(seed)
+    signatures = rng.integers(0, 4, size=(40, 12), dtype=np.uint64)  # few values: many shared bands
+    bands, rows = 4, 3
+    first, second = band_join(signatures, None, bands, rows)
+    expected = set()
+    for i, j in zip(first.tolist(), second.tolist()):
+        assert any((signatures[i, b * rows:(b + 1) * rows] == signatures[j, b * rows:(b + 1) * rows]).all() for b in range(bands))
+        if (signatures[i] == signatures[j]).mean() >= threshold:
+            expected.add((i, j))
+    brute = {(i, j) for i in range(40) for j in range(i + 1, 40)
+             if any((signatures[i, b * rows:(b + 1) * rows] == signatures[j, b * rows:(b + 1) * rows]).all() for b in range(bands))}
+    assert set(zip(first.tolist(), second.tolist())) == brute
+    index = LshIndex(bands, rows, threshold)
+    found = set()
+    for j, signature in enumerate(signatures):
+        found |= {(key, j) for _, key in index.search(signature)}
+        index.add(signature)
+    assert found == expected

@@ -1,5 +1,7 @@
 from collections import Counter
 
+import numpy as np
+
 from hypothesis import given, settings, strategies as st
 
 from partialdup.index.inverted import FeatureIndex
@@ -91,12 +93,12 @@ def test_counts_agree_with_the_plain_index(indexed, max_postings):
 def test_blocks_bound_the_postings_reached(monkeypatch):
     import partialdup.index.sparse as module
 
-    bags = [Counter({1: 1, 2: 1}) for _ in range(40)]
+    bags = [Counter({1: 1, 2: 1, 100 + i: 1}) for i in range(40)]
     index = _index(bags, list(range(40)), max_postings=100)
     whole = SparseIndex(index).search_all(CopyRule(0.5))
     monkeypatch.setattr(module, "BLOCK_POSTINGS", 10)
     fast = SparseIndex(index)
-    # Every row reaches 2 features x 40 sentences = 80 postings, over the bound: one row a block.
+    # Every row reaches 2 features x 40 sentences + 1 = 81 postings, over the bound: one row a block.
     assert fast._block_bounds(fast._usual) == [(row, row + 1) for row in range(40)]
     small = fast.search_all(CopyRule(0.5))
     assert (small.query.tolist(), small.key.tolist()) == (whole.query.tolist(), whole.key.tolist())
@@ -111,3 +113,82 @@ def test_sharing_keeps_the_pairs_with_enough_shared_features():
     assert found.shared.tolist() == [3, 1]
     strong = found.sharing(2)
     assert (strong.key.tolist(), strong.shared.tolist(), strong.candidates) == ([0], [3], found.candidates)
+
+
+# Few distinct bags, drawn again and again: groups of identical sentences,
+# and (with a small max_postings) features over the bound.
+pools = st.lists(bags.filter(len), min_size=1, max_size=5)
+
+
+def _repeated(data, pool, most):
+    picks = data.draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=most))
+    return [Counter(pool[p]) for p in picks]
+
+
+def _plain_all_pairs(index, rule):
+    return [
+        (key, m.key, m.score)
+        for key, entry in enumerate(index.sentences)
+        for m in plain_query(index, entry.bag, rule, doc=entry.doc, below_key=key)
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pools, rules, st.integers(1, 3), st.data())
+def test_search_all_with_duplicate_groups_agrees_with_the_plain_search(pool, rule, max_postings, data):
+    indexed = _repeated(data, pool, 24)
+    docs = sorted(data.draw(st.lists(st.integers(0, 5), min_size=len(indexed), max_size=len(indexed))))
+    index = _index(indexed, docs, max_postings)
+    found = SparseIndex(index).search_all(rule)
+    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == _plain_all_pairs(index, rule)
+    entries = index.sentences
+    assert found.shared.tolist() == [shared_count(entries[q].bag, entries[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pools, rules, st.integers(1, 3), st.data())
+def test_search_with_duplicate_groups_agrees_with_the_plain_search(pool, rule, max_postings, data):
+    indexed = _repeated(data, pool, 20)
+    queries = _repeated(data, pool + [Counter({99: 1})], 6)
+    docs = data.draw(st.lists(st.integers(0, 4), min_size=len(indexed), max_size=len(indexed)))
+    query_docs = data.draw(st.lists(st.integers(-1, 4), min_size=len(queries), max_size=len(queries)))
+    index = _index(indexed, docs, max_postings)
+    expected = [
+        (q, m.key, m.score) for q, bag in enumerate(queries) for m in plain_query(index, bag, rule, doc=query_docs[q])
+    ]
+    found = SparseIndex(index).search(queries, rule, docs=query_docs)
+    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+    shared = [shared_count(queries[q], index.sentences[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
+    assert found.shared.tolist() == shared
+
+
+@settings(max_examples=300, deadline=None)
+@given(pools, rules, st.integers(1, 3), st.integers(1, 4), st.data())
+def test_boilerplate_and_crowded_keys_drop_exactly_the_pairs_among_them(pool, rule, max_postings, limit, data):
+    indexed = _repeated(data, pool, 24)
+    docs = sorted(data.draw(st.lists(st.integers(0, 6), min_size=len(indexed), max_size=len(indexed))))
+    crowded = data.draw(st.sets(st.integers(0, len(indexed) - 1), max_size=4))
+    index = _index(indexed, docs, max_postings)
+    pairs = _plain_all_pairs(index, rule)
+    # As the detector's per-sentence rule: a key matched in `limit` or more other documents.
+    documents: dict = {}
+    for key, other, _ in pairs:
+        documents.setdefault(key, set()).add(docs[other])
+        documents.setdefault(other, set()).add(docs[key])
+    common = {key for key, seen in documents.items() if len(seen) >= limit}
+    apart = common | crowded
+    found = SparseIndex(index).search_all(rule, boilerplate=limit, crowded=sorted(crowded))
+    assert found.boilerplate.tolist() == sorted(common)
+    expected = [(k, o, s) for k, o, s in pairs if not (k in apart and o in apart)]
+    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
+
+
+def test_members_of_a_large_group_pair_once_each():
+    # The triangle of a 2,000-member group, 20 documents: every pair of
+    # different documents once, larger key first.
+    index = _index([Counter({1: 1, 2: 1})] * 2000, [k // 100 for k in range(2000)], max_postings=10)
+    found = SparseIndex(index).search_all(CopyRule(0.5))
+    assert len(found.key) == 2000 * 1999 // 2 - 20 * (100 * 99 // 2)
+    assert bool((found.query > found.key).all()) and bool((found.query // 100 != found.key // 100).all())
+    codes = found.query * 2000 + found.key
+    assert len(np.unique(codes)) == len(codes) and bool((np.diff(codes) > 0).all())

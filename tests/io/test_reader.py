@@ -155,3 +155,27 @@ def test_an_unreadable_folder_is_reported_like_an_unreadable_file(tmp_path, monk
         f"{tmp_path / 'closed'}: cannot read folder (Permission denied)",
         f"{tmp_path / 'secret.txt'}: cannot read (Permission denied)",
     )
+
+
+def test_globs_choose_the_files_of_folders_and_the_others_are_named(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "README").write_text("no suffix", encoding="utf-8")
+    (tmp_path / "sub" / "notes.md").write_text("markdown", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("text", encoding="utf-8")
+    default = read_documents([tmp_path])
+    assert [d.id for d in default.documents] == ["a.txt"]
+    assert default.ignored == (str(tmp_path / "README"), str(tmp_path / "sub" / "notes.md")) and default.ignored_files == 2
+    every = read_documents([tmp_path], globs=["*"])
+    assert [d.id for d in every.documents] == ["README", "a.txt", "sub/notes.md"] and every.ignored == ()
+    markdown = read_documents([tmp_path], globs=["*.md", "READ*"])  # the relative path or the file name
+    assert [d.id for d in markdown.documents] == ["README", "sub/notes.md"]
+    assert markdown.ignored == (str(tmp_path / "a.txt"),)
+    assert [d.id for d in read_documents([tmp_path], globs=["sub/*"]).documents] == ["sub/notes.md"]
+
+
+def test_a_glob_reads_a_matched_jsonl_file_as_records_and_a_named_file_always(tmp_path):
+    (tmp_path / "news.jsonl").write_text('{"id": "n1", "text": "one"}\n', encoding="utf-8")
+    (tmp_path / "x.log").write_text("a log", encoding="utf-8")
+    result = read_documents([tmp_path, tmp_path / "x.log"], globs=["*.jsonl"])
+    assert [d.id for d in result.documents] == ["n1", str(tmp_path / "x.log")]
+    assert result.ignored == (str(tmp_path / "x.log"),)  # not chosen in the folder, read as named

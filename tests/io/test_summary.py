@@ -63,3 +63,14 @@ def test_progress_shows_only_when_enabled(tmp_path):
     with Progress(True, stream=later, delay=5).stage("matching"):
         pass  # shorter than the delay: nothing shown
     assert later.getvalue() == ""
+
+
+def test_the_note_on_very_common_features_counts_features_and_sentences_in_words():
+    from partialdup.io.summary import frequent_features_line
+
+    assert frequent_features_line(12, 3400, 2000) == (
+        "partialdup: 12 very common feature(s) (each in more than 2,000 different sentences) were not used to find "
+        "copies; the 3,400 sentence(s) holding them were matched only through their other features and to identical "
+        "sentences (--max-postings N raises the bound, at more work)"
+    )
+    assert "sentences holding them were matched" in frequent_features_line(1, 0, 5)

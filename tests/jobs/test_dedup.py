@@ -84,3 +84,40 @@ def test_the_command_writes_one_cluster_per_line(tmp_path, capsys):
 def test_a_bad_option_is_a_user_error(capsys):
     assert main(["dedup", str(SAMPLES), "--hamming", "64"]) == 2
     assert "--hamming must be <= 63" in capsys.readouterr().err
+
+
+def test_minhash_clusters_the_same_copies_as_simhash_and_a_reordered_text(tokenizer, idf):
+    documents = [sample(name) for name in DISTINCT]
+    reordered = shuffled(documents[2], 7)
+    traditional = sample("man_ls.1.zh_TW.txt")  # the Traditional version of DISTINCT's man_ls.1.zh_CN.txt
+    clusters = dedup_documents([reordered, *documents, traditional], idf=idf, tokenizer=tokenizer, method="minhash")
+    together = sorted(c.members for c in clusters if len(c.members) > 1)
+    assert together == [[documents[2].id, reordered.id], ["man_ls.1.zh_CN.txt", traditional.id]]
+    assert sum(len(c.members) for c in clusters) == len(documents) + 2
+    joined = next(c for c in clusters if reordered.id in c.members)
+    assert joined.measure == "similarities" and joined.distances[0] == 1.0 and joined.distances[1] >= 0.6
+
+
+def test_minhash_single_pass_joins_the_most_agreeing_centre():
+    import numpy as np
+
+    from partialdup.jobs.dedup import LshCentres
+
+    base = np.arange(128, dtype=np.uint64)
+    near = base.copy()
+    near[:10] += np.uint64(1000)  # agrees with base at 118/128
+    far = base + np.uint64(5000)  # agrees nowhere
+    items = [DedupItem("a", base, 1), DedupItem("b", near, 9), DedupItem("c", far, 2)]
+    clusters = single_pass(items, LshCentres(0.8, 128), keep="longest")
+    assert [(c.members, c.representative) for c in clusters] == [(["a", "b"], "b"), (["c"], "c")]
+    assert clusters[0].distances == [1.0, round(118 / 128, 6)]
+
+
+def test_the_minhash_command_writes_similarities(tmp_path, capsys):
+    out = tmp_path / "clusters.jsonl"
+    assert main(["dedup", str(SAMPLES), "-o", str(out), "--method", "minhash", "--threshold", "0.8"]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert all("similarities" in r and "distances" not in r for r in records)
+    assert ["man_ls.1.zh_CN.txt", "man_ls.1.zh_TW.txt"] in [r["members"] for r in records]
+    assert "MinHash Jaccard >= 0.8" in capsys.readouterr().err
+    assert main(["dedup", str(SAMPLES), "--method", "minhash", "--threshold", "1.5"]) == 2

@@ -57,3 +57,40 @@ def test_the_gpl_appendix_is_copied_from_the_gpl(idf, tokenizer):
     passage = report.regions[0].passages[0]
     copied = " ".join(query.text[passage.query_start : passage.query_end].split())
     assert copied.startswith(passage.query_excerpt.rstrip("…")) and len(passage.query_excerpt) <= 80
+
+
+def test_boilerplate_spans_are_common_regions_listed_not_counted():
+    refs = [Document(f"s{i}", QUERY.text) for i in range(3)]
+    template = [span(f"s{i}", 11, 21) for i in range(3)]  # set apart by the detector's rule
+    [report] = plagiarism_reports([QUERY], refs, [span("s0", 0, 10)], boilerplate=template)
+    assert [(r.start, r.common, r.sources) for r in report.regions] == [(0, False, ("s0",)), (11, True, ("s0", "s1", "s2"))]
+    assert report.share == 0.5 and report.common_share == 0.5
+    assert [(s.source, s.passages) for s in report.sources] == [("s0", 1)]
+
+
+def test_a_licence_paragraph_in_four_sources_is_template_text(idf, tokenizer):
+    # Real text: a GPL-2 paragraph appended to three man pages; the sources
+    # are those and the GPL-2 itself, so the paragraph is in four sources.
+    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
+    gpl = (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8")
+    paragraph = next(p for p in gpl.split("\n\n") if len(p) > 400)
+    hosts = ("man_ls.1.zh_CN.txt", "man_cp.1.zh_CN.txt", "man_chmod.1.zh_CN.txt")
+    refs = [Document("GPL-2.txt", gpl)] + [
+        Document(name, (SAMPLES / name).read_text(encoding="utf-8") + "\n\n" + paragraph + "\n") for name in hosts
+    ]
+    # A query of its own text and the paragraph: the paragraph is listed, not counted.
+    own = (SAMPLES / "fortunes-zh.fortuneszh_chinese_debref_ch01.txt").read_text(encoding="utf-8")
+    query = Document("essay", own + "\n\n" + paragraph + "\n")
+    found = detector.check([query], refs)
+    [report] = plagiarism_reports([query], refs, found.spans, boilerplate=found.boilerplate_spans)
+    templates = [r for r in report.regions if r.common]
+    assert templates and all(r.sources == ("GPL-2.txt", *sorted(hosts)) and r.start >= len(own) for r in templates)
+    covered = sum(r.end - r.start for r in templates)
+    assert covered >= 0.8 * len(paragraph) and report.common_share > 0.01
+    assert report.share < 0.01  # the rest of the query is its own
+    # The appendix copies the whole GPL-2: the paragraph is part of a longer
+    # copied passage, which counts whole; the template region is still listed.
+    appendix = Document("appendix", (SAMPLES / "installation-guide.appendix-F.en.txt").read_text(encoding="utf-8"))
+    found = detector.check([appendix], refs)
+    [report] = plagiarism_reports([appendix], refs, found.spans, boilerplate=found.boilerplate_spans)
+    assert report.share > 0.95 and any(r.common for r in report.regions)

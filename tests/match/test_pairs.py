@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from partialdup.index.inverted import IndexedSentence
-from partialdup.match.pairs import FoundPairs, evident, rejoined_hits, rows_by_documents
+from partialdup.match.pairs import FoundPairs, evident, rejoined_hits
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
 
@@ -61,11 +61,23 @@ def matches(rows, keys, scores):
     return PairMatches(np.array(rows), np.array(keys), np.array(scores, dtype=float), np.full(len(rows), 3), len(rows), 0)
 
 
-def test_rejoined_hits_leave_out_rows_matching_many_documents():
+def test_rejoined_hits_keep_every_row_by_row():
+    # Boilerplate is no longer decided here: a row matching three documents stays.
     entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
-    hits = list(rejoined_hits(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3))
-    assert [(row, entry.doc) for row, entry, _ in hits] == [(1, 2), (1, 2)]
-    assert len(list(rejoined_hits(matches([0, 0, 0], [0, 1, 2], [1.0] * 3), entries, boilerplate=0))) == 3
+    hits = list(rejoined_hits(matches([1, 1, 0, 0, 0], [2, 3, 0, 1, 2], [1.0] * 5), entries))
+    assert [(row, entry.doc) for row, entry, _ in hits] == [(0, 0), (0, 1), (0, 2), (1, 2), (1, 2)]
+
+
+def test_split_off_moves_the_pairs_apart_with_their_records():
+    found = FoundPairs()
+    found.add((0, 1), (1, 1), 0.9, weak=True)
+    found.add((0, 2), (1, 2), 0.8)
+    found.add((0, 3), (2, 3), 0.7)
+    apart = found.split_off(lambda first, second: first == (0, 2) or second[0] == 2)
+    assert sorted(found.pairs()) == [((0, 1), (1, 1))]
+    assert sorted(apart.pairs()) == [((0, 2), (1, 2)), ((0, 3), (2, 3))]
+    assert found.is_weak((0, 1), (1, 1)) and apart.distinct((0, 1)) == [SentencePair(2, 2, 0.8)]
+    assert list(found.by_documents) == [(0, 1)]
 
 
 def test_has_sees_a_pair_in_either_order_when_swapped():
@@ -74,13 +86,6 @@ def test_has_sees_a_pair_in_either_order_when_swapped():
     assert found.has((2, 9), (5, 1)) and found.has((5, 1), (2, 9)) and not found.has((5, 2), (2, 9))
     found.add_rejoined(((3, 0), (3, 1)), (2, 9), 0.9)
     assert not found.has((3, 0), (2, 9))  # rejoined pairs are not whole-sentence copies
-
-
-def test_rows_by_documents_splits_kept_and_boilerplate_rows():
-    entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
-    kept, common = rows_by_documents(matches([0, 0, 0, 1, 1], [0, 1, 2, 2, 3], [1.0] * 5), entries, boilerplate=3)
-    assert list(common) == [0] and [entry.doc for entry, _ in common[0]] == [0, 1, 2]
-    assert list(kept) == [1] and [entry.doc for entry, _ in kept[1]] == [2, 2]
 
 
 def pair_list(*positions):

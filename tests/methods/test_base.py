@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Mapping
 
 import pytest
 
@@ -14,7 +15,10 @@ from partialdup.methods.similarity import bag_jaccard
 
 
 def test_the_registered_methods_in_command_line_order():
-    assert method_names() == ("low-idf-sig", "3-shingle", "4-shingle", "5-shingle", "i-match", "spotsig", "spotsig-small", "jaccard")
+    assert method_names() == (
+        "low-idf-sig", "3-shingle", "4-shingle", "5-shingle", "i-match", "spotsig", "spotsig-small", "jaccard",
+        "short-jaccard", "cosine", "simhash", "simhash-cosine", "minhash", "minhash-one", "pinyin",
+    )
 
 
 def test_a_preset_overrides_the_configs_parameters():
@@ -29,8 +33,8 @@ def test_the_threshold_resolves_from_the_config_or_the_method():
 
 
 def test_an_unknown_method_names_the_choices():
-    with pytest.raises(ConfigError, match=r"unknown method 'minhash'; choose from low-idf-sig, .*spotsig-small, jaccard$"):
-        method_spec("minhash")
+    with pytest.raises(ConfigError, match=r"unknown method 'no-such-method'; choose from low-idf-sig, .*jaccard, .*pinyin$"):
+        method_spec("no-such-method")
 
 
 def test_a_name_cannot_be_registered_twice():
@@ -44,10 +48,15 @@ def test_a_name_cannot_be_registered_twice():
 def test_every_method_keeps_the_protocol(name, idf):
     method = build_method(Config(), idf, name)
     tokens = ["the", "licenses", "for", "most", "software", "are", "designed", "to", "take", "away", "your", "freedom"]
+    if name == "pinyin":  # Han characters only
+        tokens = ["银行", "工作", "人员", "在", "这里", "做", "事情", "和", "休息", "一下", "好", "的"]
     bag = method.bag(tokens)
-    assert isinstance(bag, Counter) and bag
+    assert isinstance(bag, Mapping) and bag
     assert all(isinstance(feature, int) and 0 <= feature < 2**64 for feature in bag)
-    assert method.search_kind == "bag"
+    assert all(isinstance(count, int) and count >= 1 for count in bag.values())  # a store can hold it
+    assert method.search_kind in ("bag", "set", "simhash", "lsh")
     other = method.bag(tokens[:6])
-    assert method.similarity(bag, other) == bag_jaccard(bag, other)
+    if method.search_kind == "bag":
+        assert isinstance(bag, Counter) and method.similarity(bag, other) == bag_jaccard(bag, other)
+    assert 0.0 <= method.similarity(bag, other) <= 1.0 and method.similarity(bag, bag) == pytest.approx(1.0)
     assert method.bag(tokens) == bag  # deterministic

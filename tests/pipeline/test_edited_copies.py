@@ -65,6 +65,31 @@ def test_an_edited_sentence_is_found_in_detect_and_check(detector, source_text, 
         assert 0.6 < hit.score < 1.0  # how much of the passage is copied
 
 
+# Sentences of goldenset/src and their copies in the r = 0.2 edit set built
+# from it (scripts/make_goldenset.py --obfuscation 0.2: PAN random
+# obfuscation of jieba words): no Low-IDF-Sig feature survives the edits.
+NO_FEATURE_LEFT = [
+    ("debref_zhcn_ch04_s00_p0.txt", "安装 libpam-cracklib 软件包你能够强制使用严格的密码规则。",
+     "安装 libpam-cracklib 你能够强制使用的严格密码规则。"),
+    ("man_zhcn_cpio.1.txt", "newc   新型 (SVR4) 跨平台 格式, 支持 大于 65536 i节点 的 文件系统.",
+     "newc   SVR4 (归档) 跨平台 格式, 支持 大于 65536 i节点 的 文件系统."),
+]
+
+
+@pytest.mark.parametrize("source_name, sentence, edited", NO_FEATURE_LEFT, ids=["debref", "cpio"])
+def test_an_edited_sentence_sharing_no_feature_is_found_on_its_words(detector, verbatim_only, source_name, sentence, edited):
+    source_text = (SLICE.parent / "src" / source_name).read_text(encoding="utf-8")
+    start = source_text.index(sentence)
+    first, second = (detector.fingerprint(detector.tokenize(Document(n, t))) for n, t in (("e", edited), ("s", sentence)))
+    assert not set(first.bags[0]) & set(second.bags[0])  # no feature shared: the word search finds it
+    documents = [Document("host", _host_with(edited)), Document("source", source_text)]
+    overlaps = lambda spans: [s for s in spans if s.b_start < start + len(sentence) and start < s.b_end]  # noqa: E731
+    assert not overlaps(verbatim_only.detect(documents).spans)
+    for spans in (detector.detect(documents).spans, detector.check(documents[:1], documents[1:]).spans):
+        (hit,) = overlaps(spans)
+        assert 0.6 < hit.score < 1.0
+
+
 def test_template_sentences_are_no_copy(detector, verbatim_only):
     documents = [Document("files", FILE_LINES), Document("directories", DIRECTORY_LINES)]
     assert detector.detect(documents).spans == ()
@@ -142,13 +167,9 @@ def _edited(line: str, seed: int, share: float) -> str:
     return ("" if chinese else " ").join(units)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known fault (issue #11): with the edited-copy stage on, two near-miss pairs at the edges of a "
-    "span the verbatim matching finds (zh, start=89, length=3, share=0.2) are lost; the example below "
-    "reproduces it every run, so this marker fails (XPASS) once the fault is mended",
-)
 @settings(max_examples=12, deadline=None)
+# Two near-miss pairs at the edges of a span (words edited, bag-Jaccard 0.33
+# and 0.5) that the word check of neighbours once vetoed.
 @example(language="zh", start=89, length=3, share=0.2)
 @given(
     st.sampled_from(["en", "zh"]),

@@ -41,12 +41,19 @@ def test_a_preset_fixes_its_parameter(idf, tokenizer):
 
 
 def test_every_pipeline_field_reaches_the_detector(idf, tokenizer):
-    for f, _ in params_of(Config()):
+    for f, info in params_of(Config()):
         if f.name in ("method", "threshold"):
             continue
         default = getattr(Config(), f.name)
-        other = (not default) if isinstance(default, bool) else default / 2 if isinstance(default, float) else default + 1
+        if isinstance(default, str):
+            if not info.choices:
+                continue
+            other = next(choice for choice in info.choices if choice != default)
+        else:
+            other = (not default) if isinstance(default, bool) else default / 2 if isinstance(default, float) else default + 1
         config = dataclasses.replace(Config(), **{f.name: other})
+        if f.name == "segmenter":
+            continue  # a tokenizer of another segmenter is refused (its own test)
         detector = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer)
         assert getattr(detector.config, f.name) == other, f.name
     detector = make_detector("low-idf-sig", idf, Config(max_sentence_chars=77), tokenizer=tokenizer)
@@ -62,5 +69,22 @@ def test_the_threshold_changes_what_is_found(idf, tokenizer):
 
 
 def test_an_unknown_method_is_a_config_error(idf):
-    with pytest.raises(ConfigError, match="unknown method 'simhash'; choose from low-idf-sig, 3-shingle"):
-        make_detector("simhash", idf)
+    with pytest.raises(ConfigError, match="unknown method 'no-such-method'; choose from low-idf-sig, 3-shingle"):
+        make_detector("no-such-method", idf)
+
+
+@pytest.mark.parametrize("method", ["simhash", "simhash-cosine", "minhash"])
+def test_the_stages_that_look_below_tau_are_off_for_tables_and_bands(method, idf, tokenizer):
+    detector = make_detector(method, idf, Config(near_ratio=90, embedded_ratio=95, edited_ratio=80), tokenizer=tokenizer)
+    assert (detector.config.near_ratio, detector.config.embedded_ratio, detector.config.edited_ratio) == (0, 0, 0)
+    words = make_detector("short-jaccard", idf, tokenizer=tokenizer).config
+    assert words.near_ratio and words.embedded_ratio and not words.edited_ratio  # word sets: no edited stage
+    assert make_detector("pinyin", idf, tokenizer=tokenizer).config.edited_ratio
+
+
+def test_simhash_s_threshold_follows_hamming(idf, tokenizer):
+    from partialdup.core.config import SimHashParams
+
+    assert make_detector("simhash", idf, tokenizer=tokenizer).threshold == 1 - 3 / 64
+    assert make_detector("simhash", idf, Config(simhash=SimHashParams(hamming=5)), tokenizer=tokenizer).threshold == 1 - 5 / 64
+    assert make_detector("simhash", idf, Config(threshold=0.9), tokenizer=tokenizer).threshold == 0.9

@@ -9,25 +9,13 @@ from pathlib import Path
 import pytest
 
 from partialdup.core.config import Config
-from partialdup.io.reader import read_documents
 from partialdup.pipeline.factory import make_detector
 from partialdup.store import codec
-from tests.paths import SLICE
 
 
 @pytest.fixture(scope="session")
 def detector(tokenizer, idf):
     return make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
-
-
-@pytest.fixture(scope="session")
-def sources():
-    return read_documents([SLICE / "src"]).documents
-
-
-@pytest.fixture(scope="session")
-def suspicious():
-    return read_documents([SLICE / "susp"]).documents
 
 
 def rebuilt_counts(path: Path) -> tuple[dict[int, tuple[int, int]], set[tuple[int, int]]]:

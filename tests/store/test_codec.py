@@ -37,3 +37,16 @@ def test_detector_features_round_trip(detector, sources) -> None:
         matchable = [detector.matchable(features, i) for i in range(len(features.bags))]
         blob, text = codec.pack(features, matchable)
         assert codec.unpack_document(document.id, codec.unpack_features(blob), text) == features
+
+
+def test_words_round_trip_lazily_and_keep_separators_exactly() -> None:
+    plain = (("中文", "句子"), (), ("second",))
+    odd = (("a\x00b",), ("c\x01",), ())
+    for words in (plain, odd):
+        doc = DocumentFeatures("d", tuple(Sentence(i, i, i + 1) for i in range(3)), ({}, {}, {}), (0, 0, 0), "abc", (), words)
+        features, text = codec.pack(doc, [False] * 3)
+        stored = codec.unpack_words(codec.text_blob_parts(text)[1])
+        assert len(stored) == 3 and tuple(stored) == words and stored[-1] == words[-1]
+        assert codec.unpack_document("d", codec.unpack_features(features), text) == doc
+    empty = DocumentFeatures("d", (Sentence(0, 0, 1),), ({},), (0,), "a")
+    assert codec.unpack_words(codec.text_blob_parts(codec.pack(empty, [False])[1])[1]) == ()

@@ -4,7 +4,8 @@ import regex
 from hypothesis import given, settings, strategies as st
 from nltk.tokenize import RegexpTokenizer
 
-from partialdup.text.tokens import _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
+from partialdup.core.chars import is_han
+from partialdup.text.tokens import _GROUPED_PATTERN, _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
 
 
 def words(tokenizer, text):
@@ -122,3 +123,13 @@ def _compiled_pattern():
 @functools.cache
 def _nltk_reference():
     return RegexpTokenizer(_TOKEN_PATTERN)
+
+
+@settings(deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Z9'’-._\n\t，。中文字乙 éß𠀀") + ["\u3000", "Ａ"]), max_size=60))
+def test_the_grouped_pattern_finds_the_same_tokens_and_tells_han_runs_apart(text):
+    # words() and tokenize() read the group of the alternative that matched
+    # instead of testing the first character of each match.
+    grouped = [(m.span(), bool(m[1])) for m in regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS).finditer(text)]
+    plain = [(m.span(), is_han(m.group()[0])) for m in _compiled_pattern().finditer(text)]
+    assert grouped == plain

@@ -1,0 +1,139 @@
+"""Sentences with identical bags, grouped: the search works on one of each.
+
+A sentence repeated tens of thousands of times (a licence line, a log line, a
+pasted paragraph) would otherwise fill the posting list of every one of its
+features, make them all over-frequent, and so hide its own copies; and
+comparing its copies pairwise is quadratic. Grouped, such a sentence is one
+row of the index however often it occurs: its features count once towards
+``max_postings``, its copies match each other at bag-Jaccard 1.0 without any
+look-up, and a group's matches are expanded to its members only at the end
+(see :mod:`partialdup.index.expand`).
+
+Groups are found by a stable 128-bit digest of the bag (vectorised, never
+Python's salted ``hash()``; the bags it joins are checked equal) and numbered
+in the order of their first member, so a group's number, like its first
+member's key, only depends on the order the sentences were indexed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from partialdup.core.types import Bag
+
+__all__ = ["BagGroups", "bag_digests", "group_bags"]
+
+
+#: Seeds of the two 64-bit halves of a digest.
+_SEEDS = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xD1B54A32D192ED03))
+
+
+def _mix(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a bijection of uint64 that spreads every bit."""
+    with np.errstate(over="ignore"):
+        values = (values ^ (values >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        values = (values ^ (values >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return values ^ (values >> np.uint64(31))
+
+
+def bag_digests(bags: Sequence[Bag]) -> np.ndarray:
+    """A stable 128-bit digest of each bag, shape (len(bags), 2), uint64.
+
+    The digest of a bag is a sum, modulo 2**64, of a strong mix of each
+    (feature, count): it does not depend on the order a bag lists its
+    features in, takes one vectorised pass over all bags, and is the same on
+    every machine and run (no salted ``hash()``). Equal bags have equal
+    digests; :func:`group_bags` still checks the bags a digest joins.
+    """
+    lengths = np.fromiter((len(bag) for bag in bags), np.int64, len(bags))
+    features = np.fromiter((f for bag in bags for f in bag.keys()), np.uint64, int(lengths.sum()))
+    counts = np.fromiter((c for bag in bags for c in bag.values()), np.uint64, len(features))
+    digests = np.zeros((len(bags), 2), np.uint64)
+    full = lengths > 0
+    starts = (np.cumsum(lengths) - lengths)[full]
+    with np.errstate(over="ignore"):
+        for half, seed in enumerate(_SEEDS):
+            element = _mix(_mix(features ^ seed) + counts * seed)
+            if len(element):
+                digests[full, half] = np.add.reduceat(element, starts)
+    return digests
+
+
+@dataclass(frozen=True)
+class BagGroups:
+    """Indexed sentences grouped by identical bags.
+
+    Attributes:
+        group_of: Group of each key (int64).
+        first: The first (smallest) key of each group, its representative (int64).
+        members: Every key, sorted by (group, key) (int64).
+        starts: ``members[starts[g]:starts[g + 1]]`` are the keys of group
+            ``g`` (int64, one more entry than groups).
+        digests: Digest of each group's bag (two halves) -> its group.
+    """
+
+    group_of: np.ndarray
+    first: np.ndarray
+    members: np.ndarray
+    starts: np.ndarray
+    digests: dict[tuple[int, int], int]
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Members of each group (int64)."""
+        return np.diff(self.starts)
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    def find(self, bags: Sequence[Bag], representative: Callable[[int], Bag]) -> tuple[np.ndarray, np.ndarray]:
+        """(position in ``bags``, group) of each non-empty bag equal to a group's bag.
+
+        Args:
+            bags: The bags to look up.
+            representative: The bag of a group's first member, by key.
+        """
+        rows, groups = [], []
+        for row, digest in enumerate(bag_digests(bags).tolist()):
+            group = self.digests.get((digest[0], digest[1]))
+            if group is not None and bags[row] and _equal(bags[row], representative(int(self.first[group]))):
+                rows.append(row)
+                groups.append(group)
+        return np.array(rows, np.int64), np.array(groups, np.int64)
+
+
+def group_bags(bags: Sequence[Bag]) -> BagGroups:
+    """Group bags that are equal (same features, same counts), numbered by first occurrence."""
+    digests = bag_digests(bags)
+    _, first_seen, inverse = np.unique(digests, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    # Number groups by their first member, not by digest.
+    rank = np.empty(len(first_seen), np.int64)
+    rank[np.argsort(first_seen, kind="stable")] = np.arange(len(first_seen), dtype=np.int64)
+    group_of = rank[inverse]
+    first = np.sort(first_seen).astype(np.int64)
+    joined = np.flatnonzero(first[group_of] != np.arange(len(bags)))  # members but the first
+    if not all(_equal(bags[key], bags[first_key]) for key, first_key in zip(joined.tolist(), first[group_of[joined]].tolist())):
+        group_of, first = _exact_groups(bags)  # two bags share a 128-bit digest: never seen, but exact
+    members = np.argsort(group_of, kind="stable").astype(np.int64)
+    sizes = np.bincount(group_of, minlength=len(first)).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    table = {(int(d[0]), int(d[1])): g for g, d in enumerate(digests[first].tolist())}
+    return BagGroups(group_of, first, members, starts, table)
+
+
+def _equal(first: Bag, second: Bag) -> bool:
+    # dict's own comparison, in C; a Counter's == is a Python loop.
+    if isinstance(first, dict) and isinstance(second, dict):
+        return dict.__eq__(first, second) is True
+    return first == second
+
+
+def _exact_groups(bags: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray]:
+    seen: dict[tuple[tuple[int, int], ...], int] = {}
+    group_of = np.fromiter((seen.setdefault(tuple(sorted(b.items())), len(seen)) for b in bags), np.int64, len(bags))
+    first = np.unique(group_of, return_index=True)[1].astype(np.int64)
+    return group_of, first

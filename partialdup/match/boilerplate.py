@@ -1,0 +1,254 @@
+"""Boilerplate: text that recurs in so many documents that it is a template, not a copy.
+
+One rule for every stage and every command, decided once, after every copied
+sentence pair of a run is known (whole matches, near misses, edited copies,
+quotations, rejoined sentences alike), and decided per *passage*, not per
+document pair:
+
+* the copies of a sentence are the sentences linked to it by copied pairs,
+  directly or through other copies: a *group* (a connected component of the
+  graph of pairs). All copies of a passage fall in one group, so the verdict,
+  made per group, is the same for every document pair that shares the
+  passage (*all or none*): with a passage in five documents, the ten pairs
+  are all copies or all boilerplate, never three of them;
+* a group is boilerplate when most of its copies (at least half) are each
+  copied, pair for pair, in ``limit`` or more *other* documents: template
+  text, which every copy of it shares with many documents. One document
+  that finds a sentence in many others (a man page quoting several
+  licences) does not make the copies of the others boilerplate. In
+  ``check`` and the ``plagiarism`` job the query sentences of a group judge,
+  and only *reference* documents count: text that several queries share
+  but fewer references hold is never boilerplate (template text is what
+  recurs among the sources). Each stage counts apart (whole matches, near
+  misses, edited copies, quotations), as the separate counts of before
+  did; rejoined sentences join a group but count no document.
+
+Boilerplate pairs are left out of the copies (their sentences do not count
+in a span's gap) and the sentences are listed (:class:`BoilerplateSentence`);
+the spans of the boilerplate pairs are built apart
+(:attr:`partialdup.pipeline.base.Detection.boilerplate_spans`: always in
+``check``, on request in ``detect``, where a footer in every document would
+make a span for every pair of documents). The spans between two documents do
+not depend on other documents: adding a document can move a span between
+two others from the copies to the boilerplate spans (one more copy makes a
+passage boilerplate), never remove it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from partialdup.core.types import DocumentFeatures
+from partialdup.match.pairs import SentenceKey
+
+__all__ = [
+    "Boilerplate",
+    "BoilerplateSentence",
+    "EXCERPT_CHARS",
+    "NO_BOILERPLATE",
+    "boilerplate_sentences",
+    "boilerplate_verdict",
+    "collection_boilerplate",
+    "reference_boilerplate",
+]
+
+#: Characters of a boilerplate sentence shown as its excerpt.
+EXCERPT_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class BoilerplateSentence:
+    """A sentence taken for boilerplate.
+
+    Attributes:
+        doc: Its document's id.
+        sentence: Its index in the document.
+        start: Offset of the sentence in its document.
+        end: One past its end.
+        documents: How many other documents hold a copy of it.
+        excerpt: Its first characters, white space collapsed.
+    """
+
+    doc: str
+    sentence: int
+    start: int
+    end: int
+    documents: int
+    excerpt: str = ""
+
+    def record(self) -> dict[str, object]:
+        """The JSONL record of ``--show-boilerplate`` (its own kind)."""
+        return {"kind": "boilerplate", "doc": self.doc, "sentence": self.sentence, "start": self.start,
+                "end": self.end, "documents": self.documents, "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True)
+class Boilerplate:
+    """The rule's verdict on the copied sentence pairs of one run.
+
+    Attributes:
+        first: Boilerplate sentences of the first side (the queries in
+            ``check``; every document in ``detect``), with how many other
+            documents (in ``check``: reference documents) hold a copy.
+        second: The same for the second side (the references in ``check``;
+            the same sentences as ``first`` in ``detect``).
+    """
+
+    first: Mapping[SentenceKey, int] = field(default_factory=dict)
+    second: Mapping[SentenceKey, int] = field(default_factory=dict)
+
+    def pair(self, first: SentenceKey, second: SentenceKey) -> bool:
+        """Whether the copied pair (first side, second side) is boilerplate
+        (both of its sentences are: they are copies of one another)."""
+        return first in self.first or second in self.second
+
+    def second_keys(self) -> set[SentenceKey]:
+        """Boilerplate sentences of the second side (they do not count in a span's gap)."""
+        return set(self.second)
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+
+#: The verdict of a rule that is off.
+NO_BOILERPLATE = Boilerplate()
+
+#: A sentence in the pair graph: (side, (document, sentence)).
+_Node = tuple[int, SentenceKey]
+
+
+def _groups(pairs: Iterable[tuple[_Node, _Node]]) -> dict[_Node, _Node]:
+    """Each sentence's group (its root): the connected components of the
+    graph of copied pairs, found with union-find. Deterministic: the
+    smallest node of a group is its root."""
+    parent: dict[_Node, _Node] = {}
+
+    def root(node: _Node) -> _Node:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]  # path halving
+            node = parent[node]
+        return node
+
+    for first, second in pairs:
+        a, b = root(first), root(second)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    return {node: root(node) for node in parent}
+
+
+def collection_boilerplate(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]], counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]], limit: int
+) -> Boilerplate:
+    """``detect``: the groups of copies (sentences linked by copied pairs,
+    directly or through other copies) most of whose sentences are each
+    copied, pair for pair, in ``limit`` or more other documents.
+
+    Args:
+        pairs: Every copied sentence pair of the run, both keys in one
+            numbering of documents.
+        counted: The pairs that count documents, per stage (see :func:`boilerplate_verdict`).
+        limit: Least number of other documents (0: the rule is off).
+    """
+    return _verdict(pairs, counted, limit, one_collection=True)
+
+
+def reference_boilerplate(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]], counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]], limit: int
+) -> Boilerplate:
+    """``check``: the groups of copies most of whose query sentences are
+    each copied, pair for pair, in ``limit`` or more reference documents.
+    Only reference documents are counted: several queries holding a passage
+    that fewer references hold never make it boilerplate.
+
+    Args:
+        pairs: Every copied (query sentence, reference sentence) pair of the run.
+        counted: The pairs that count documents, per stage (see :func:`boilerplate_verdict`).
+        limit: Least number of reference documents (0: the rule is off).
+    """
+    return _verdict(pairs, counted, limit, one_collection=False)
+
+
+def boilerplate_verdict(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]],
+    counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]],
+    limit: int,
+    *,
+    one_collection: bool,
+) -> Boilerplate:
+    """The rule for a run: :func:`collection_boilerplate` for ``detect`` (one
+    collection), :func:`reference_boilerplate` for ``check``.
+
+    Args:
+        pairs: Every copied sentence pair of the run: they make the groups.
+        counted: The pairs that count documents: copies of a whole sentence
+            on its features or its characters (whole matches, near misses,
+            quotations); edited copies (words) and rejoined sentences join
+            groups but do not count, as before the rule was one.
+        limit: Least number of other documents (0: the rule is off).
+        one_collection: ``detect`` (both keys number one collection) or
+            ``check`` (first: queries, second: references).
+    """
+    return _verdict(pairs, counted, limit, one_collection=one_collection)
+
+
+def _verdict(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]],
+    counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]],
+    limit: int,
+    *,
+    one_collection: bool,
+) -> Boilerplate:
+    if not limit:
+        return NO_BOILERPLATE
+    other = 0 if one_collection else 1  # the second side's numbering
+    groups = _groups(((0, first), (other, second)) for first, second in pairs)
+    widely: set[_Node] = set()  # sentences copied in `limit` or more other documents in one stage
+    for stage in counted:  # each stage counts apart
+        neighbours: dict[_Node, set[int]] = defaultdict(set)
+        for first, second in stage:
+            neighbours[(0, first)].add(second[0])
+            if one_collection:  # in check, only reference documents count
+                neighbours[(0, second)].add(first[0])
+        widely.update(node for node, docs in neighbours.items() if len(docs) >= limit)
+    members: dict[_Node, int] = defaultdict(int)
+    wide: dict[_Node, int] = defaultdict(int)
+    documents: dict[_Node, set[tuple[int, int]]] = defaultdict(set)
+    for node, group in groups.items():
+        if one_collection or node[0] == 0:  # in check, the query sentences judge
+            members[group] += 1
+            wide[group] += node in widely
+        if one_collection or node[0] == 1:
+            documents[group].add((node[0], node[1][0]))
+    held = 1 if one_collection else 0  # a sentence's own document is not "other"
+    first_side: dict[SentenceKey, int] = {}
+    second_side: dict[SentenceKey, int] = {}
+    for (side, key), group in groups.items():
+        if 2 * wide[group] < members[group] or not wide[group]:  # most copies are widely copied
+            continue
+        count = len(documents[group]) - held
+        if side == 0:
+            first_side[key] = count
+        if side == other:
+            second_side[key] = count
+    return Boilerplate(first_side, second_side)
+
+
+def boilerplate_sentences(verdict: Boilerplate, docs: Sequence[DocumentFeatures]) -> tuple[BoilerplateSentence, ...]:
+    """The first side's boilerplate sentences, named (document id, offsets,
+    an excerpt when the text is known), sorted by document id and sentence."""
+    listed = []
+    for (number, index), documents in verdict.first.items():
+        doc = docs[number]
+        sentence = doc.sentences[index]
+        excerpt = _excerpt(doc.text[sentence.start : sentence.end]) if doc.text is not None else ""
+        listed.append(BoilerplateSentence(doc.id, index, sentence.start, sentence.end, documents, excerpt))
+    return tuple(sorted(listed))
+
+
+def _excerpt(text: str) -> str:
+    piece = " ".join(text.split())
+    return piece if len(piece) <= EXCERPT_CHARS else piece[: EXCERPT_CHARS - 1] + "…"
+

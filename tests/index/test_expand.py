@@ -1,0 +1,73 @@
+"""A real sentence repeated tens of thousands of times: found, without quadratic work.
+
+The sentence is the GPL-2 copyright line of samples/GPL-2.txt (real Debian
+text, licence in samples/LICENSE.md), its bag made by the bundled method.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from partialdup.core.config import Config
+from partialdup.core.types import Document
+from partialdup.index.inverted import FeatureIndex
+from partialdup.index.sparse import SparseIndex
+from partialdup.pipeline.factory import make_detector
+
+COPIES = 30_000
+GPL = Path(__file__).resolve().parents[2] / "samples" / "GPL-2.txt"
+
+
+@pytest.fixture(scope="module")
+def detector(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
+
+
+@pytest.fixture(scope="module")
+def bag(detector):
+    doc = detector.features(Document("gpl", GPL.read_text(encoding="utf-8")))
+    first = next(i for i in range(len(doc.bags)) if detector.matchable(doc, i) and doc.tokens[i] > 12)
+    assert doc.text[doc.sentences[first].start :].startswith("Copyright (C) 1989, 1991 Free Software Foundation")
+    return doc.bags[first]
+
+
+def _index(bag, docs):
+    index = FeatureIndex(max_postings=Config().max_postings)
+    for key, doc in enumerate(docs):
+        index.add(doc, key, bag)
+    return SparseIndex(index)
+
+
+def test_a_sentence_repeated_in_one_document_is_found_in_another(detector, bag):
+    # 30,000 copies in document 0, one in document 1: 30,000 pairs, and the
+    # features are not over the bound (the copies are one distinct bag).
+    index = _index(bag, [0] * COPIES + [1])
+    found = index.search_all(detector.rule)
+    assert index.frequent_features() == 0 and found.candidates == 0
+    assert len(found.key) == COPIES
+    assert bool((found.query == COPIES).all()) and found.key.tolist() == list(range(COPIES))
+    assert bool((found.score == 1.0).all()) and bool((found.shared == sum(bag.values())).all())
+    queried = index.search([bag], detector.rule, docs=[1])
+    assert queried.key.tolist() == list(range(COPIES))
+
+
+def test_a_sentence_in_thirty_thousand_documents_is_boilerplate_without_its_pairs(detector, bag):
+    # Its n (n - 1) / 2 = 450 million pairs are never made: each copy is
+    # matched in 3 or more other documents, which one group tells.
+    index = _index(bag, range(COPIES))
+    found = index.search_all(detector.rule, boilerplate=3)
+    assert len(found.key) == 0 and found.candidates == 0
+    assert np.array_equal(found.boilerplate, np.arange(COPIES))
+    assert len(index.search_all(detector.rule, crowded=np.arange(COPIES)).key) == 0
+
+
+def test_below_the_boilerplate_bound_every_pair_is_given(detector, bag):
+    # Three documents of 1,000 copies each: every copy matches 2 other
+    # documents, under 3; the pairs are those of different documents (the
+    # answer itself is quadratic here, 3 million pairs, and is given whole).
+    index = _index(bag, [k // 1000 for k in range(3000)])
+    found = index.search_all(detector.rule, boilerplate=3)
+    assert len(found.boilerplate) == 0
+    assert len(found.key) == 3 * 1000**2
+    assert bool((found.query // 1000 != found.key // 1000).all())

@@ -1,0 +1,54 @@
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from partialdup.index.groups import bag_digests, group_bags
+
+bags = st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 3), max_size=6).map(Counter)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(bags, min_size=1, max_size=4), st.lists(st.integers(0, 3), max_size=20))
+def test_groups_hold_exactly_the_equal_bags(pool, picks):
+    chosen = [Counter(pool[p % len(pool)]) for p in picks]
+    groups = group_bags(chosen)
+    exact: dict = {}
+    expected = [exact.setdefault(tuple(sorted(bag.items())), len(exact)) for bag in chosen]
+    assert groups.group_of.tolist() == expected
+    assert groups.first.tolist() == [expected.index(g) for g in range(len(exact))]
+    assert sorted(groups.members.tolist()) == list(range(len(chosen)))
+    for g in range(len(groups)):
+        assert groups.members[groups.starts[g] : groups.starts[g + 1]].tolist() == [
+            k for k, h in enumerate(expected) if h == g
+        ]
+
+
+@given(bags)
+def test_the_digest_ignores_the_order_a_bag_lists_its_features_in(bag):
+    reordered = Counter(dict(reversed(list(bag.items()))))
+    assert bag_digests([bag]).tolist() == bag_digests([reordered]).tolist()
+
+
+def test_the_digest_is_stable_across_runs():
+    # Pinned: a digest that changed between versions or machines would change nothing visible,
+    # but it must never depend on the process (no salted hash()).
+    assert bag_digests([Counter({1: 1, 2: 2})]).tolist() == bag_digests([{2: 2, 1: 1}]).tolist()
+    assert bag_digests([{1: 1}]).tolist() != bag_digests([{1: 2}]).tolist()
+    assert bag_digests([{}]).tolist() == [[0, 0]]
+
+
+def test_find_returns_the_group_of_each_equal_non_empty_bag():
+    indexed = [Counter({1: 1}), Counter({2: 1}), Counter({1: 1}), Counter()]
+    groups = group_bags(indexed)
+    rows, found = groups.find([Counter({2: 1}), Counter({3: 1}), Counter({1: 1}), Counter()], indexed.__getitem__)
+    assert rows.tolist() == [0, 2] and found.tolist() == [1, 0]
+    assert np.array_equal(groups.sizes, [2, 1, 1])
+
+
+def test_bags_sharing_a_digest_are_still_told_apart(monkeypatch):
+    import partialdup.index.groups as module
+
+    monkeypatch.setattr(module, "bag_digests", lambda bags: np.zeros((len(bags), 2), np.uint64))
+    groups = module.group_bags([Counter({1: 1}), Counter({2: 1}), Counter({1: 1})])
+    assert groups.group_of.tolist() == [0, 1, 0] and groups.first.tolist() == [0, 1]

@@ -1,0 +1,103 @@
+"""Tests of partialdup.match.boilerplate: one verdict per group of copies."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from partialdup.core.types import DocumentFeatures, Sentence
+from partialdup.match.boilerplate import (
+    BoilerplateSentence,
+    boilerplate_sentences,
+    boilerplate_verdict,
+    collection_boilerplate,
+    reference_boilerplate,
+)
+
+
+def chain(*keys):
+    return list(zip(keys, keys[1:]))
+
+
+def every_pair(*keys):
+    return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :]]
+
+
+#: One sentence copied verbatim in four documents: each copy in three others.
+TEMPLATE = every_pair((0, 1), (1, 1), (2, 1), (3, 5))
+
+
+def test_a_group_is_boilerplate_when_most_of_its_copies_are_in_enough_other_documents():
+    odd = [((3, 5), (4, 0))]  # a fifth copy, found only beside one of them
+    verdict = collection_boilerplate(TEMPLATE + odd, [TEMPLATE + odd], 3)
+    assert set(verdict.first) == {(0, 1), (1, 1), (2, 1), (3, 5), (4, 0)}
+    assert verdict.first[(4, 0)] == 4  # other documents holding a copy
+    assert all(verdict.pair(a, b) for a, b in TEMPLATE + odd)
+
+
+def test_one_widely_copied_sentence_does_not_make_its_copies_boilerplate():
+    # (0,1) is found in three other documents, none of which finds the others:
+    # one copy of four is widely copied; the passage stays a copy, for every pair.
+    star = [((0, 1), (d, 1)) for d in (1, 2, 3)]
+    assert len(collection_boilerplate(star, [star], 3)) == 0
+
+
+def test_copies_counted_one_by_one_below_the_limit_stay_copies():
+    # A chain of copies through four documents: no copy is in three others.
+    pairs = chain((0, 0), (1, 0), (2, 0), (3, 0))
+    assert len(collection_boilerplate(pairs, [pairs], 3)) == 0
+    assert len(collection_boilerplate(pairs, [pairs], 2)) == 4  # (1,0) is in 0 and 2
+
+
+def test_each_stage_counts_apart():
+    # Copies in four documents, two found by whole matches and one by a near
+    # miss for each: three others in no stage.
+    whole = every_pair((0, 1), (1, 1), (2, 1))
+    near = [((3, 1), (d, 1)) for d in (0, 1, 2)]
+    assert len(collection_boilerplate(whole + near, [whole, near], 3)) == 0
+    assert len(collection_boilerplate(whole + near, [whole + near], 3)) == 4
+
+
+def test_pairs_that_do_not_count_still_join_the_group():
+    edited = [((3, 5), (4, 7))]  # an edited copy: joins, counts nothing
+    verdict = collection_boilerplate(TEMPLATE + edited, [TEMPLATE], 3)
+    assert verdict.pair((3, 5), (4, 7)) and (4, 7) in verdict.first
+    assert len(collection_boilerplate(TEMPLATE + edited, [], 3)) == 0
+
+
+def test_the_rule_off_or_no_pairs():
+    pairs = [((0, 0), (d, 0)) for d in range(1, 6)]
+    assert len(collection_boilerplate(pairs, [pairs], 0)) == 0
+    assert len(collection_boilerplate([], [], 3)) == 0
+
+
+def test_check_counts_reference_documents_only():
+    # Four queries share a sentence that one reference holds: not boilerplate.
+    pairs = [((q, 0), (0, 3)) for q in range(4)]
+    assert len(reference_boilerplate(pairs, [pairs], 3)) == 0
+    # One query sentence in three references: boilerplate, with the references' sentences.
+    pairs = [((0, 2), (r, 5)) for r in range(3)]
+    verdict = reference_boilerplate(pairs, [pairs], 3)
+    assert dict(verdict.first) == {(0, 2): 3} and verdict.second_keys() == {(0, 5), (1, 5), (2, 5)}
+    # Query and reference numbers are apart: query 1 is not reference 1.
+    assert not verdict.pair((1, 5), (3, 0))
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(0, 5), st.integers(0, 3)), max_size=25),
+       st.integers(1, 4), st.booleans())
+def test_a_verdict_is_the_same_for_both_sentences_of_every_pair(edges, limit, one_collection):
+    pairs = [((a, i), (b, m)) for a, i, b, m in edges if a != b or not one_collection]
+    verdict = boilerplate_verdict(pairs, [pairs], limit, one_collection=one_collection)
+    for first, second in pairs:  # all or none: a pair's two sentences are copies of each other
+        assert (first in verdict.first) == (second in verdict.second) == verdict.pair(first, second)
+
+
+def test_sentences_are_named_with_offsets_and_an_excerpt():
+    text = "One.  A template   line here.\n"
+    doc = DocumentFeatures("d", (Sentence(0, 0, 4), Sentence(1, 6, 29)), ({}, {}), (1, 4), text)
+    pairs = every_pair((0, 1), (1, 0), (2, 0), (3, 0))
+    verdict = collection_boilerplate(pairs, [pairs], 3)
+    others = [DocumentFeatures(f"o{d}", (Sentence(0, 0, 1),), ({},), (1,), None) for d in range(1, 4)]
+    listed = boilerplate_sentences(verdict, [doc, *others])
+    assert listed[0] == BoilerplateSentence("d", 1, 6, 29, 3, "A template line here.")
+    assert listed[0].record()["kind"] == "boilerplate" and listed[1].excerpt == ""
