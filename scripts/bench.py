@@ -11,7 +11,7 @@ below ``/usr/bin/time``'s peak of its largest process). Rows:
   1. the reference: plain ``jieba.lcut`` over every non-empty line (English:
      NLTK's word tokenizer, ``NLTKWordTokenizer``, over the same lines);
   2. ``partialdup detect``: defaults, ``--jobs 1``, ``--jobs 2``,
-     ``--segmenter rjieba`` (each only when ``detect --help`` lists the option);
+     ``--segmenter jieba`` (the reference; each only when ``detect --help`` lists the option);
   3. ``--method 3-shingle`` in the same framework;
   4. datasketch ``MinHashLSH`` (128 permutations, threshold 0.6) over the same
      sentences and words, its candidates verified by exact bag-Jaccard >= 0.6;
@@ -242,7 +242,7 @@ def language_rows(bench: Bench, help_text: str, sample: int, log: Callable[[str]
             f"{ref.inner.get('lines', 0):,} lines" if ref.ok else ref.note))
     add(_detect_row(bench, "partialdup detect (defaults)", [], "low-idf-sig"))
     for label, option, extra in (("--jobs 1", "--jobs", ["--jobs", "1"]), ("--jobs 2", "--jobs", ["--jobs", "2"]),
-                                 ("--segmenter rjieba", "rjieba", ["--segmenter", "rjieba"])):
+                                 ("--segmenter jieba", "jieba", ["--segmenter", "jieba"])):
         if option not in help_text:
             add(Row(f"partialdup detect {label}", note="not available (detect --help does not list it)"))
             continue

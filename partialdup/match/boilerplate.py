@@ -104,6 +104,15 @@ class Boilerplate:
         (both of its sentences are: they are copies of one another)."""
         return first in self.first or second in self.second
 
+    def with_crowded(self, keys: Iterable[SentenceKey], documents: int) -> Boilerplate:
+        """The verdict with ``keys`` added on both sides (``detect``): sentences
+        copied in ``documents`` or more other documents, whose pairs among
+        themselves the search never made (see :attr:`partialdup.pipeline.lookups.Lookups.crowded`)."""
+        added = {key: documents for key in keys}
+        if not added:
+            return self
+        return Boilerplate({**added, **self.first}, {**added, **self.second})
+
     def second_keys(self) -> set[SentenceKey]:
         """Boilerplate sentences of the second side (they do not count in a span's gap)."""
         return set(self.second)

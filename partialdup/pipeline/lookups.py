@@ -50,6 +50,11 @@ class Lookups:
             count in a span's gap: empty from the look-ups, filled by the
             tail once the rule has decided (:mod:`partialdup.match.boilerplate`).
         b_boilerplate: The same for the B side.
+        crowded: ``detect``: sentences copied in ``max_postings`` or more
+            other documents (when the boilerplate rule is on). The pairs
+            between two of them are never made (a sentence in 30,000
+            documents would make 450 million); they are boilerplate, as is
+            every pair of one of them with another sentence.
     """
 
     whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
@@ -60,6 +65,7 @@ class Lookups:
     searches: tuple[PairMatches, ...]
     a_boilerplate: set[SentenceKey] = field(default_factory=set)
     b_boilerplate: set[SentenceKey] = field(default_factory=set)
+    crowded: frozenset[SentenceKey] = frozenset()
 
 
 class LookupStage(EditedStage):
@@ -92,7 +98,12 @@ class LookupStage(EditedStage):
         config = self.config
         sentences = index.sentences.index.sentences
         key_of = lambda key: (sentences[key].doc, sentences[key].sentence)  # noqa: E731
-        whole_matches = index.sentences.search_all(self.rule)
+        # A sentence in `max_postings` or more other documents is boilerplate
+        # whatever else is found: the pairs among such sentences are not made.
+        crowd = config.max_postings if config.boilerplate else 0
+        whole_matches = index.sentences.search_all(self.rule, boilerplate=crowd)
+        crowded_keys = whole_matches.boilerplate
+        crowded = frozenset(key_of(key) for key in crowded_keys.tolist())
         matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
         weak = self._weak(whole_matches, lambda key: key)
         whole = [(key_of(key), key_of(other_key), score, (key, other_key) in weak) for key, other_key, score in matches]
@@ -100,15 +111,15 @@ class LookupStage(EditedStage):
         searches = [whole_matches]
         near: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._near is not None:
-            near_matches = index.sentences.search_all(self._near_rule)
+            near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
             near = list(_keyed(near_matches, key_of, sentences))
             searches.append(near_matches)
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             lengths = self._token_counts(docs, sentences)
-            loose_matches = self._loose(index.sentences.search_all(self._loose_rule), lengths, lengths)
+            loose_matches = self._loose(index.sentences.search_all(self._loose_rule, crowded=crowded_keys), lengths, lengths)
             loose = list(_keyed(loose_matches, key_of, sentences))
-            loose += self._word_loose_all(docs)
+            loose += [pair for pair in self._word_loose_all(docs) if not (pair[0] in crowded and pair[1] in crowded)]
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -119,7 +130,7 @@ class LookupStage(EditedStage):
             d, i = rows[row]
             rejoined.append((((d, i), (d, i + 1)), (entry.doc, entry.sentence), score, True))
         quoted = self._quotation_hits(docs, index, own_documents=True)
-        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined))
+        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded)
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures]

@@ -126,6 +126,7 @@ class SpanStage(EditedStage):
         stages = ([(first, second) for first, second, _, _ in lookups.whole], near, found.edited(),
                   [(host, other) for host, other, _ in lookups.quoted])
         verdict = boilerplate_verdict(found.pairs(), stages, self.config.boilerplate, one_collection=a_docs is b_docs)
+        verdict = verdict.with_crowded(lookups.crowded, self.config.max_postings)
         apart = found.split_off(verdict.pair)
         if keep is not None:
             for pairs in (found, apart):

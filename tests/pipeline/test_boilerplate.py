@@ -172,3 +172,20 @@ def test_a_query_passage_in_three_references_is_boilerplate_and_listed(detector,
         (s.a, s.b, s.a_start) for s in found.boilerplate_spans
     }
 
+
+
+def test_a_passage_in_more_documents_than_max_postings_is_boilerplate_without_its_pairs(idf, tokenizer):
+    # 40 documents hold one GPL-2 paragraph: 780 pairs. With max_postings 10
+    # the search never makes them (a sentence in 30,000 documents would make
+    # 450 million); its sentences are listed as boilerplate, and a copy
+    # between two other documents is still found.
+    passage, copied = PASSAGES[0], PASSAGES[-1]
+    hosts = [Document(f"doc{n:02d}", f"{passage}\n") for n in range(40)]
+    pair = [Document("x1", f"{copied}\n"), Document("x2", f"{copied}\n")]
+    config = Config(max_postings=10)
+    detection = make_detector("low-idf-sig", idf, config, tokenizer=tokenizer).detect([*hosts, *pair], boilerplate_spans=True)
+    assert {(s.a, s.b) for s in detection.spans} == {("x1", "x2")}
+    assert not detection.boilerplate_spans
+    assert {b.doc for b in detection.boilerplate_sentences} == {h.id for h in hosts}
+    everything = make_detector("low-idf-sig", idf, Config(max_postings=10, boilerplate=0), tokenizer=tokenizer)
+    assert len({(s.a, s.b) for s in everything.detect(hosts).spans}) == 40 * 39 // 2
