@@ -139,9 +139,12 @@ class EditedCheck:
         multiset): words may be deleted or inserted, but a sentence whose
         number was replaced by another (a section heading renumbered,
         "9.5.11. 使用 SMART 预测硬盘故障" / "9.6.11. …") says something else."""
-        a = Counter(w for w in first if w[0].isdigit() and _number(w))
-        b = Counter(w for w in second if w[0].isdigit() and _number(w))
-        return not (a - b) or not (b - a)
+        a = [w for w in first if w[0].isdigit() and _number(w)]
+        b = [w for w in second if w[0].isdigit() and _number(w)]
+        if not a or not b:  # no numbers on one side: they lie in the other (most sentences; no Counter)
+            return True
+        more, fewer = Counter(a), Counter(b)
+        return not (more - fewer) or not (fewer - more)
 
     def beside(self, first: Sequence[str], second: Sequence[str]) -> bool:
         """Whether two sentences' words agree enough for a copy beside another."""
