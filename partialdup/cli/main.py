@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
-import shutil
 import signal
 import sys
 import traceback
@@ -40,19 +38,23 @@ from partialdup.cli.dedup import add_dedup_command
 from partialdup.cli.options import add_config_options, config_from_args, sweeps_from_args
 from partialdup.cli.jobs import add_job_commands
 from partialdup.cli.store import add_store_commands
-from partialdup.cli.report import add_report_command, add_report_option, write_detection_report
+from partialdup.cli.report import add_report_command, add_report_option
+from partialdup.cli.results import EXIT_INTERNAL, EXIT_OK, EXIT_USER
+from partialdup.cli.results import emit_detection as _emit
+from partialdup.cli.results import is_terminal as _is_terminal
+from partialdup.cli.results import say as _say
+from partialdup.cli.results import silence_stdout as _silence_stdout
 from partialdup.core.config import Config
 from partialdup.core.errors import InputError, PartialdupError
 from partialdup.io.encoding import check_encoding
-from partialdup.io.jsonl import printable, write_jsonl, write_jsonl_bytes
-from partialdup.io.output import OutputError, atomic_output, atomic_path, check_folder, check_output
+from partialdup.io.jsonl import printable
+from partialdup.io.output import OutputError, atomic_path, check_folder, check_output
 from partialdup.io.progress import Progress
 from partialdup.io.reader import STDIN, ReadResult, read_documents
-from partialdup.io.summary import frequent_features_line, summarise, summary_lines
 from partialdup.methods import method_names
 
 if TYPE_CHECKING:
-    from partialdup.pipeline.detector import Detection, Detector
+    from partialdup.pipeline.detector import Detector
 
 # The pipeline, the evaluation and the tokenizer (jieba, NLTK, SciPy) are
 # imported inside the commands that need them, so that `--help` and a bad
@@ -60,7 +62,6 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FOUND, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 
@@ -125,11 +126,6 @@ def _flush_stdout() -> None:
         raise OutputError(f"standard output: cannot write ({error.strerror})") from None
 
 
-def _silence_stdout() -> None:
-    # Output that could not be written is dropped: the flush at exit would
-    # fail again and print a traceback.
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 _EXIT_CODES = """exit codes:
@@ -304,8 +300,6 @@ def _detector(args: argparse.Namespace) -> Detector:
     return make_detector(args.method, load_idf(args.idf), config)
 
 
-def _say(message: str) -> None:
-    print(f"partialdup: {printable(message)}", file=sys.stderr)
 
 
 def _read(paths: Sequence[str], strict: bool, args: argparse.Namespace | None = None) -> ReadResult:
@@ -348,97 +342,16 @@ def _why_none(result: ReadResult, globs: Sequence[str]) -> str:
     return " (no files found)"
 
 
-def _is_terminal(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        return False
 
 
-def _write_spans(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
-    """JSONL to ``-o``, or to standard output; a summary on a terminal."""
-    output = getattr(args, "output", None)
-    listed = _boilerplate_lines(detection, args)
-    if output is not None and str(output) != STDIN:
-        with atomic_output(output) as stream:
-            count = write_jsonl(detection.spans, stream)
-            stream.writelines(listed)
-            return count
-    try:
-        if not getattr(args, "json", False) and _is_terminal(sys.stdout):
-            count = _write_summary(detection, args, read)
-            for record in detection.boilerplate_sentences if listed else ():
-                _say(f"boilerplate: {record.doc} {record.start}-{record.end} (sentence {record.sentence}), "
-                     f"in {record.documents} other document(s): {record.excerpt}")
-            return count
-        sys.stdout.flush()
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:
-            count = write_jsonl(detection.spans, sys.stdout)
-            sys.stdout.writelines(listed)
-            return count
-        count = write_jsonl_bytes(detection.spans, buffer)
-        buffer.write("".join(listed).encode("utf-8"))
-        return count
-    except BrokenPipeError:
-        raise
-    except OSError as error:  # a full disk behind a redirection, /dev/full
-        _silence_stdout()
-        raise OutputError(f"standard output: cannot write ({error.strerror})") from None
 
 
-def _boilerplate_lines(detection: Detection, args: argparse.Namespace) -> list[str]:
-    """The JSONL records of ``--show-boilerplate`` (none without it)."""
-    if not getattr(args, "show_boilerplate", False):
-        return []
-    return [json.dumps(record.record(), ensure_ascii=False) + "\n" for record in detection.boilerplate_sentences]
 
 
-def _write_summary(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult]) -> int:
-    texts = {d.id: d.text for result in read for d in result.documents}
-    arrow = "←" if getattr(args, "command", "") == "check" else "↔"
-    width = shutil.get_terminal_size().columns
-    with contextlib.suppress(AttributeError, ValueError):
-        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a terminal that cannot show a character
-    for line in summary_lines(summarise(detection.spans, texts), detection.stats.documents, width, arrow=arrow):
-        print(line)
-    return len(detection.spans)
 
 
-def _emit(detection: Detection, args: argparse.Namespace, read: Sequence[ReadResult], config: Config) -> int:
-    count = _write_spans(detection, args, read)
-    if args.report:
-        write_detection_report(args.report, detection.spans, read, config)
-    if not getattr(args, "quiet", False):
-        _report_stats(detection, read, config, count)
-    return EXIT_FOUND if getattr(args, "fail_on_match", False) and count else EXIT_OK
 
 
-def _report_stats(detection: Detection, read: Sequence[ReadResult], config: Config, count: int) -> None:
-    stats = detection.stats
-    skipped = sum(len(r.skipped) for r in read)
-    print(
-        f"partialdup: {stats.documents} documents, {stats.sentences} sentences, {count} spans; "
-        f"{stats.candidate_pairs} candidate pairs; {skipped} input(s) skipped",
-        file=sys.stderr,
-    )
-    if stats.boilerplate_sentences:
-        where = "references" if len(read) > 1 else "other documents"  # check reads queries and references
-        print(
-            f"partialdup: {stats.boilerplate_sentences} sentence(s) copied in {config.boilerplate} or more {where} were "
-            "set apart as boilerplate, not reported as copies (--show-boilerplate names them; --boilerplate 0 reports them)",
-            file=sys.stderr,
-        )
-    if config.exact != "off":
-        measured = stats.exact_false_positives / stats.exact_probes if stats.exact_probes else 0.0
-        print(
-            f"partialdup: --exact {config.exact}: {stats.exact_pairs} exact pair(s) without a search; false positives "
-            f"{stats.exact_false_positives} of {stats.exact_probes} look-ups of unseen sentences, measured rate "
-            f"{measured:.5f}, design rate {stats.exact_design_rate:.5f}",
-            file=sys.stderr,
-        )
-    if stats.frequent_features:
-        print(frequent_features_line(stats.frequent_features, stats.frequent_sentences, config.max_postings), file=sys.stderr)
 
 
 def _run_detect(args: argparse.Namespace) -> int:

@@ -41,10 +41,10 @@ def make_detector(
     """
     name = method_spec(method or config.method).name
     config = dataclasses.replace(config, method=name)
-    if tokenizer is None or tokenizer.segmenter != config.segmenter:
-        # A shared tokenizer of another segmenter cannot serve: stores record
-        # config.segmenter as the one that made the features.
-        tokenizer = Tokenizer(segmenter=config.segmenter)
+    if tokenizer is None or tokenizer.segmenter != config.segmenter or tokenizer.jieba_mode != config.jieba_mode:
+        # A shared tokenizer of another segmenter or mode cannot serve: stores
+        # record config.segmenter and config.jieba_mode as what made the features.
+        tokenizer = Tokenizer(segmenter=config.segmenter, jieba_mode=config.jieba_mode)
     built = build_method(config, idf)
     return Detector(built, _stages_for(built, config), tokenizer=tokenizer, splitter=splitter)
 

@@ -134,7 +134,8 @@ class DetectorRecipe:
         """A new detector (its tokenizer loads jieba on first use)."""
         from partialdup.text.tokens import Tokenizer
 
-        return self.kind(self.method, self.config, tokenizer=Tokenizer(segmenter=self.segmenter))  # type: ignore[no-any-return]
+        tokenizer = Tokenizer(segmenter=self.segmenter, jieba_mode=self.config.jieba_mode)
+        return self.kind(self.method, self.config, tokenizer=tokenizer)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

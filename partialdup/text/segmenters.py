@@ -2,7 +2,9 @@
 
 A :class:`Segmenter` cuts runs of Han characters into words, in accurate
 mode with the HMM for unknown words, as ``jieba.cut(run, HMM=True)`` does for
-each run. Two backends:
+each run, or in jieba's full or search mode (``--jieba-mode``, see
+:data:`MODES`; their words overlap, :meth:`Segmenter.segment_located` says
+where each starts). Two backends:
 
 * ``jieba``: the pure-Python jieba, the reference. Its prefix dictionary is
   cached on disk per user (:func:`jieba_cache_dir`).
@@ -44,7 +46,17 @@ import regex
 from partialdup.core.errors import ConfigError
 from partialdup.text.diskcache import cache_path, read_cached, user_cache_dir, write_cached
 
-__all__ = ["Segmenter", "JiebaSegmenter", "RjiebaSegmenter", "SEGMENTERS", "make_segmenter", "jieba_cache_dir"]
+__all__ = [
+    "Segmenter", "JiebaSegmenter", "RjiebaSegmenter", "SEGMENTERS", "MODES", "make_segmenter", "jieba_cache_dir",
+    "word_starts",
+]
+
+#: jieba's segmentation modes, as ``--jieba-mode`` takes them: ``accurate``
+#: (``cut``: a partition of the run), ``full`` (``cut(cut_all=True)``: every
+#: dictionary word, overlapping) and ``search`` (``cut_for_search``: the
+#: accurate words, each long one preceded by the dictionary words of two and
+#: three characters inside it).
+MODES = ("accurate", "full", "search")
 
 #: The characters jieba (0.42) segments with its dictionary and HMM; any
 #: other character of a Han run is a word of its own there.
@@ -71,6 +83,11 @@ class Segmenter:
     #: Whether :meth:`segment` gives all blocks to the backend in one call
     #: (else one call per block), chosen by measurement for each backend.
     one_call = True
+    #: The segmentation mode (see :data:`MODES`).
+    mode = "accurate"
+    #: Whether full mode gives every character as a word too (jieba-rs), or
+    #: only those no longer word reaches (jieba); see :func:`word_starts`.
+    full_every_char = False
 
     @property
     def version(self) -> str:
@@ -83,33 +100,28 @@ class Segmenter:
     def segment(self, runs: Sequence[str]) -> list[tuple[str, ...]]:
         """The words of each run (Han characters only, no white space), with
         one backend call for all of them."""
-        blocks: list[str] = []
-        layouts: list[list[int | str]] = []
-        for run in runs:
-            if not run:
-                layouts.append([])
-                continue
-            if _FIRST <= min(run) and max(run) <= _LAST:  # the usual case, and quicker than a search
-                layouts.append([len(blocks)])
-                blocks.append(run)
-                continue
-            layout: list[int | str] = []
-            for piece in _BLOCK.findall(run):
-                if not _FIRST <= piece[0] <= _LAST:
-                    layout.append(piece)  # a word of its own, as jieba gives it
-                else:
-                    layout.append(len(blocks))
-                    blocks.append(piece)
-            layouts.append(layout)
+        blocks, layouts = _layouts(runs)
         words = self._cut_blocks(blocks)
         return [_assembled(layout, words) for layout in layouts]
+
+    def segment_located(self, runs: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """The words of each run in this segmenter's mode, and where each
+        starts in its run (words overlap in the ``full`` and ``search`` modes)."""
+        blocks, layouts = _layouts(runs)
+        words = [tuple(self._cut(block)) for block in blocks]
+        accurate = [tuple(self._cut_accurate(block)) for block in blocks] if self.mode == "search" else words
+        starts = [
+            word_starts(block, cut, self.mode, plain, self.full_every_char)
+            for block, cut, plain in zip(blocks, words, accurate)
+        ]
+        return [_located(layout, words, starts, blocks) for layout in layouts]
 
     def segment_each(self, runs: Sequence[str]) -> list[tuple[str, ...]]:
         """The reference for :meth:`segment`: one backend call per run."""
         return [tuple(self._cut(run)) for run in runs]
 
     def _cut_blocks(self, blocks: Sequence[str]) -> list[tuple[str, ...]]:
-        if len(blocks) <= 1 or not self.one_call:
+        if len(blocks) <= 1 or not self.one_call or self.mode != "accurate":
             return [tuple(self._cut(block)) for block in blocks]
         text = _JOIN.join(blocks)
         cut = _split_joined(self._cut(text), blocks, text)
@@ -118,7 +130,153 @@ class Segmenter:
         return cut if cut is not None else [tuple(self._cut(block)) for block in blocks]
 
     def _cut(self, text: str) -> list[str]:
+        """One backend call in this segmenter's mode."""
+        if self.mode == "full":
+            return self._cut_full(text)
+        if self.mode == "search":
+            return self._cut_search(text)
+        return self._cut_accurate(text)
+
+    def _cut_accurate(self, text: str) -> list[str]:
         raise NotImplementedError
+
+    def _cut_full(self, text: str) -> list[str]:
+        raise NotImplementedError
+
+    def _cut_search(self, text: str) -> list[str]:
+        raise NotImplementedError
+
+
+def _layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]]]:
+    """The blocks the backend cuts, and each run's layout: block numbers and
+    lone characters (words of their own, as jieba gives them)."""
+    blocks: list[str] = []
+    layouts: list[list[int | str]] = []
+    for run in runs:
+        if not run:
+            layouts.append([])
+            continue
+        if _FIRST <= min(run) and max(run) <= _LAST:  # the usual case, and quicker than a search
+            layouts.append([len(blocks)])
+            blocks.append(run)
+            continue
+        layout: list[int | str] = []
+        for piece in _BLOCK.findall(run):
+            if not _FIRST <= piece[0] <= _LAST:
+                layout.append(piece)  # a word of its own, as jieba gives it
+            else:
+                layout.append(len(blocks))
+                blocks.append(piece)
+        layouts.append(layout)
+    return blocks, layouts
+
+
+def _located(
+    layout: list[int | str], words: Sequence[tuple[str, ...]], starts: Sequence[tuple[int, ...]], blocks: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A run's words and their starts in the run, from its layout."""
+    run_words: list[str] = []
+    run_starts: list[int] = []
+    offset = 0
+    for item in layout:
+        if isinstance(item, int):
+            run_words.extend(words[item])
+            run_starts.extend(offset + start for start in starts[item])
+            offset += len(blocks[item])
+        else:
+            run_words.append(item)
+            run_starts.append(offset)
+            offset += len(item)
+    return tuple(run_words), tuple(run_starts)
+
+
+def word_starts(
+    block: str, words: Sequence[str], mode: str, accurate: Sequence[str] = (), every_char: bool = False
+) -> tuple[int, ...]:
+    """Where each word of ``block`` (in the order the backend gave them) starts.
+
+    ``accurate``: the words partition the block, one after the other.
+    ``full``: words come by start, every dictionary word of two characters
+    or more at each start; so a word is looked for from the previous word's
+    start, skipping the places where the same word was already given. Lone
+    characters: jieba-rs gives every character too (``every_char``), in the
+    same order; jieba only one that no word given before reaches, so it is
+    looked for from the previous word's end. ``search``: each accurate word (``accurate``, the
+    same backend's ``cut``) comes after the dictionary words of two, then
+    three, characters inside it, each length in order of start.
+
+    Every start is a place where the word is (``block[start:start + len(word)] == word``).
+    """
+    if mode == "accurate":
+        return tuple(_partition_starts(words))
+    if mode == "search":
+        return _search_starts(block, words, accurate)
+    starts: list[int] = []
+    taken: set[tuple[int, str]] = set()
+    last_start = last_end = 0
+    for word in words:
+        floor = last_end if len(word) == 1 and not every_char else last_start
+        start = _find_free(block, word, floor, taken)
+        taken.add((start, word))
+        starts.append(start)
+        last_start, last_end = start, start + len(word)
+    return tuple(starts)
+
+
+def _partition_starts(words: Sequence[str]) -> list[int]:
+    starts, position = [], 0
+    for word in words:
+        starts.append(position)
+        position += len(word)
+    return starts
+
+
+def _find_free(block: str, word: str, floor: int, taken: set[tuple[int, str]]) -> int:
+    """The first place at or after ``floor`` (else anywhere) where ``word``
+    is and was not given yet."""
+    for low in (floor, 0):
+        start = block.find(word, low)
+        while start >= 0 and (start, word) in taken:
+            start = block.find(word, start + 1)
+        if start >= 0:
+            return start
+    return block.find(word)  # every place taken: never expected, still a true place
+
+
+def _search_starts(block: str, words: Sequence[str], accurate: Sequence[str]) -> tuple[int, ...]:
+    starts: list[int] = []
+    pending: list[str] = []
+    position = 0
+    plain = iter(accurate)
+    expected = next(plain, None)
+    for word in words:
+        if word != expected:
+            pending.append(word)  # a shorter word inside the next accurate word
+            continue
+        starts.extend(_inner_starts(block, pending, position, position + len(word)))
+        starts.append(position)
+        pending = []
+        position += len(word)
+        expected = next(plain, None)
+    # Never expected (the two cuts disagreeing): the rest looked for in order.
+    starts.extend(_inner_starts(block, pending, position, len(block)))
+    return tuple(starts)
+
+
+def _inner_starts(block: str, words: Sequence[str], low: int, high: int) -> list[int]:
+    """Starts of the two- then three-character words inside ``block[low:high]``,
+    each length in order of start."""
+    starts: list[int] = []
+    floor, length = low, 0
+    for word in words:
+        if len(word) != length:
+            floor, length = low, len(word)
+        start = block.find(word, floor, high)
+        if start < 0:
+            start = max(block.find(word), 0)  # never expected: still a true place
+        starts.append(start)
+        floor = start + 1
+    return starts
 
 
 def _assembled(layout: list[int | str], words: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
@@ -153,6 +311,7 @@ class JiebaSegmenter(Segmenter):
     Args:
         dictionary: Path to a jieba main dictionary; jieba's own when None.
         extra_words: ``(word, frequency)`` pairs added to the dictionary.
+        mode: The segmentation mode (see :data:`MODES`).
     """
 
     name = "jieba"
@@ -162,9 +321,12 @@ class JiebaSegmenter(Segmenter):
     # joined text's separators being blocks of their own to jieba.
     one_call = False
 
-    def __init__(self, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = ()) -> None:
+    def __init__(
+        self, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = (), mode: str = "accurate"
+    ) -> None:
         import jieba
 
+        self.mode = mode
         logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
         self._jieba = jieba.Tokenizer(dictionary or jieba.DEFAULT_DICT)
         path = dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
@@ -172,8 +334,14 @@ class JiebaSegmenter(Segmenter):
         for word, frequency in extra_words:
             self._jieba.add_word(word, frequency)
 
-    def _cut(self, text: str) -> list[str]:
+    def _cut_accurate(self, text: str) -> list[str]:
         return list(self._jieba.cut(text, HMM=True))
+
+    def _cut_full(self, text: str) -> list[str]:
+        return list(self._jieba.cut(text, cut_all=True))
+
+    def _cut_search(self, text: str) -> list[str]:
+        return list(self._jieba.cut_for_search(text, HMM=True))
 
 
 class RjiebaSegmenter(Segmenter):
@@ -184,27 +352,38 @@ class RjiebaSegmenter(Segmenter):
         dictionary: Must be None: rjieba loads only the dictionary compiled
             into it (jieba's ``dict.txt``).
         extra_words: ``(word, frequency)`` pairs added to the dictionary.
+        mode: The segmentation mode (see :data:`MODES`).
 
     Raises:
         ConfigError: rjieba is not installed, or a dictionary file was given.
     """
 
     name = "rjieba"
+    full_every_char = True
     # One call into Rust for all blocks: 0.212 s against 0.225 s of CPU for
     # the gold set's sentences alone; inside the tokenizer, where most runs
     # are remembered, the two are equal (2.07 s against 2.04 s for the whole
     # gold set). Kept for text with many new runs per sentence (news).
     one_call = True
 
-    def __init__(self, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = ()) -> None:
+    def __init__(
+        self, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = (), mode: str = "accurate"
+    ) -> None:
+        self.mode = mode
         if dictionary is not None:
             raise ConfigError("--segmenter rjieba: a jieba dictionary file cannot be loaded (use --segmenter jieba)")
         self._jieba: Any = _rjieba_class()()
         for word, frequency in extra_words:
             self._jieba.add_word(word, frequency, None)
 
-    def _cut(self, text: str) -> list[str]:
+    def _cut_accurate(self, text: str) -> list[str]:
         return self._jieba.cut(text, True)  # type: ignore[no-any-return]
+
+    def _cut_full(self, text: str) -> list[str]:
+        return self._jieba.cut_all(text)  # type: ignore[no-any-return]
+
+    def _cut_search(self, text: str) -> list[str]:
+        return self._jieba.cut_for_search(text, True)  # type: ignore[no-any-return]
 
 
 def _rjieba_class() -> Any:
@@ -249,24 +428,27 @@ def _compiled_module(spec: Any) -> Any:
 
 
 #: The backends, by their ``--segmenter`` name.
-SEGMENTERS: dict[str, Callable[[str | None, Sequence[tuple[str, int]]], Segmenter]] = {
+SEGMENTERS: dict[str, Callable[[str | None, Sequence[tuple[str, int]], str], Segmenter]] = {
     "rjieba": RjiebaSegmenter,
     "jieba": JiebaSegmenter,
 }
 
 
 def make_segmenter(
-    name: str, *, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = ()
+    name: str, *, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = (), mode: str = "accurate"
 ) -> Segmenter:
-    """The segmenter called ``name`` (see :data:`SEGMENTERS`), loaded.
+    """The segmenter called ``name`` (see :data:`SEGMENTERS`), loaded, cutting
+    in ``mode`` (see :data:`MODES`).
 
     Raises:
-        ConfigError: An unknown name, or a backend that cannot be loaded.
+        ConfigError: An unknown name or mode, or a backend that cannot be loaded.
     """
     backend = SEGMENTERS.get(name)
     if backend is None:
         raise ConfigError(f"--segmenter must be one of {', '.join(SEGMENTERS)}, got {name!r}")
-    return backend(dictionary, extra_words)
+    if mode not in MODES:
+        raise ConfigError(f"--jieba-mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return backend(dictionary, extra_words, mode)
 
 
 # jieba's prefix dictionary, cached on disk per user ----------------------

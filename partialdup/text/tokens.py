@@ -11,7 +11,8 @@ Taiwan words it lacks (``data/taiwan_words.tsv``) so that it keeps them whole. (
 Traditional/Simplified mapping a plain function of the character, which is
 what matching needs: both sides of a copy are converted the same way.)
 
-Chinese runs are segmented in jieba's accurate mode, by jieba or by rjieba
+Chinese runs are segmented in jieba's accurate mode (or its full or search
+mode, ``--jieba-mode``, whose words overlap), by jieba or by rjieba
 (``--segmenter``; see :mod:`partialdup.text.segmenters`), all the runs of a
 stretch in one call; Latin and digit runs by a regular expression (the
 ``regex`` engine NLTK uses). Punctuation is not a token, so a copy whose
@@ -63,6 +64,10 @@ _GROUPED_PATTERN = f"({_HAN_RUN})|({_WORD})"
 #: about 30 MB at most.
 _SEGMENT_CACHE = 100_000
 
+#: A Han run's words, their common forms, and where each starts in the run
+#: (``()`` in accurate mode, where the words follow each other).
+_Segmented = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]
+
 
 def _converter(config: str):  # type: ignore[no-untyped-def]
     import opencc  # imported here: the converter is built once per Tokenizer
@@ -92,9 +97,12 @@ class Tokenizer:
             comments) added to the segmenter's dictionary: Taiwan words in
             Simplified script, so that 位元組 (位元组 once converted) stays one
             word and meets its mainland form 字节. None adds nothing.
+        jieba_mode: jieba's mode, ``accurate``, ``full`` or ``search`` (see
+            :data:`partialdup.text.segmenters.MODES`); in the last two a
+            Han run's tokens overlap, each with its own exact offsets.
 
     Raises:
-        ConfigError: An unknown segmenter, or one that cannot be loaded.
+        ConfigError: An unknown segmenter or mode, or a segmenter that cannot be loaded.
     """
 
     def __init__(
@@ -103,9 +111,10 @@ class Tokenizer:
         segmenter: str = DEFAULT_SEGMENTER,
         jieba_dictionary: str | None = None,
         taiwan_words: str | Path | None = DEFAULT_TAIWAN_WORDS,
+        jieba_mode: str = "accurate",
     ) -> None:
         self._segmenter: Segmenter = make_segmenter(
-            segmenter, dictionary=jieba_dictionary, extra_words=_extra_words(taiwan_words)
+            segmenter, dictionary=jieba_dictionary, extra_words=_extra_words(taiwan_words), mode=jieba_mode
         )
         self._converter = _converter("t2s")
         self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
@@ -113,13 +122,19 @@ class Tokenizer:
         self._to_taiwan = _converter("s2twp")
         self._to_mainland = _converter("tw2sp")
         self._words_cache: dict[str, str] = {}
-        # Han run -> (its words, their common forms): see _segmented.
-        self._segments: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        # Han run -> (its words, their common forms, their starts in the run
+        # when they overlap, else ()): see _segmented.
+        self._segments: dict[str, _Segmented] = {}
 
     @property
     def segmenter(self) -> str:
         """The segmenter's name (``jieba`` or ``rjieba``)."""
         return self._segmenter.name
+
+    @property
+    def jieba_mode(self) -> str:
+        """The segmentation mode (``accurate``, ``full`` or ``search``)."""
+        return self._segmenter.mode
 
     @property
     def backend(self) -> str:
@@ -196,15 +211,22 @@ class Tokenizer:
         self,
         run: str,
         lo: int,
-        segmented: tuple[tuple[str, ...], tuple[str, ...]],
+        segmented: _Segmented,
         mapping: _Mapping,
         out: list[Token],
     ) -> None:
         # Line breaks (and the spaces around them) inside the run are left out
         # of what the segmenter saw; `where` maps each kept character back.
         where = [i for i, char in enumerate(run) if not char.isspace()] if not run.isalpha() else None
+        words, commons, starts = segmented
+        if starts:  # full and search modes: the words overlap
+            for word, common, position in zip(words, commons, starts):
+                end = position + len(word)
+                first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
+                out.append(mapping.token(common, lo + first, lo + last + 1))
+            return
         position = 0
-        for word, common in zip(*segmented):
+        for word, common in zip(words, commons):
             end = position + len(word)
             first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
             out.append(mapping.token(common, lo + first, lo + last + 1))
@@ -214,9 +236,10 @@ class Tokenizer:
         """Forget the remembered segmentations (a benchmark's runs start cold)."""
         self._segments.clear()
 
-    def _segmented(self, runs: list[str]) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """The words of each Han run (compacted), and their common forms
-        (:meth:`_common_word`), in order.
+    def _segmented(self, runs: list[str]) -> Iterator[_Segmented]:
+        """The words of each Han run (compacted), their common forms
+        (:meth:`_common_word`), in order, and, in the full and search modes,
+        where each word starts in the run (else ``()``: they follow each other).
 
         The runs not seen before go to the segmenter in one call (per-run
         calls cost more than the segmentation on punctuation-dense text).
@@ -229,9 +252,13 @@ class Tokenizer:
         if not missing:
             return (known[run] for run in runs)
         common = self._common_word
-        fresh = {
-            run: (words, tuple(map(common, words)))
-            for run, words in zip(missing, self._segmenter.segment(missing))
+        located = (
+            self._segmenter.segment_located(missing)
+            if self._segmenter.mode != "accurate"
+            else [(words, ()) for words in self._segmenter.segment(missing)]
+        )
+        fresh: dict[str, _Segmented] = {
+            run: (words, tuple(map(common, words)), starts) for run, (words, starts) in zip(missing, located)
         }
         found = [fresh[run] if run in fresh else known[run] for run in runs]
         for run, cut in fresh.items():
