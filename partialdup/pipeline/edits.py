@@ -110,8 +110,10 @@ class EditedStage(DetectorBase):
                 da, db = a_docs[first[0]], b_docs[second[0]]
                 if da.words and db.words:
                     a_words, b_words = da.words[first[1]], db.words[second[1]]
-                    weak = not (check.alone_at(check.score(a_words, b_words), a_words, b_words)
-                                and check.numbers_agree(a_words, b_words))
+                    # Too short to stand alone: no word ratio to compute (most weak pairs).
+                    if min(len(a_words), len(b_words)) >= check.min_alone:
+                        weak = not (check.alone_at(check.score(a_words, b_words), a_words, b_words)
+                                    and check.numbers_agree(a_words, b_words))
             confirmed.append((first, second, score, weak))
         return confirmed
 
