@@ -25,12 +25,8 @@ def _index(indexed, docs, max_postings):
     return index
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(bags, min_size=1, max_size=12), st.lists(bags, max_size=6), rules, st.integers(1, 4), st.data())
-def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings, data):
-    docs = data.draw(st.lists(st.integers(0, 3), min_size=len(indexed), max_size=len(indexed)))
-    query_docs = data.draw(st.lists(st.integers(-1, 3), min_size=len(queries), max_size=len(queries)))
-    index = _index(indexed, docs, max_postings)
+def _assert_search_agrees(index, queries, rule, query_docs) -> None:
+    # The vectorised search gives the plain query's matches, in its order, with their shared counts.
     expected = [
         (q, m.key, m.score) for q, bag in enumerate(queries) for m in plain_query(index, bag, rule, doc=query_docs[q])
     ]
@@ -38,6 +34,14 @@ def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings
     assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
     shared = [shared_count(queries[q], index.sentences[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
     assert found.shared.tolist() == shared
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(bags, min_size=1, max_size=12), st.lists(bags, max_size=6), rules, st.integers(1, 4), st.data())
+def test_search_agrees_with_reference_query(indexed, queries, rule, max_postings, data):
+    docs = data.draw(st.lists(st.integers(0, 3), min_size=len(indexed), max_size=len(indexed)))
+    query_docs = data.draw(st.lists(st.integers(-1, 3), min_size=len(queries), max_size=len(queries)))
+    _assert_search_agrees(_index(indexed, docs, max_postings), queries, rule, query_docs)
 
 
 @settings(max_examples=300, deadline=None)
@@ -152,14 +156,7 @@ def test_search_with_duplicate_groups_agrees_with_the_plain_search(pool, rule, m
     queries = _repeated(data, pool + [Counter({99: 1})], 6)
     docs = data.draw(st.lists(st.integers(0, 4), min_size=len(indexed), max_size=len(indexed)))
     query_docs = data.draw(st.lists(st.integers(-1, 4), min_size=len(queries), max_size=len(queries)))
-    index = _index(indexed, docs, max_postings)
-    expected = [
-        (q, m.key, m.score) for q, bag in enumerate(queries) for m in plain_query(index, bag, rule, doc=query_docs[q])
-    ]
-    found = SparseIndex(index).search(queries, rule, docs=query_docs)
-    assert list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist())) == expected
-    shared = [shared_count(queries[q], index.sentences[k].bag) for q, k in zip(found.query.tolist(), found.key.tolist())]
-    assert found.shared.tolist() == shared
+    _assert_search_agrees(_index(indexed, docs, max_postings), queries, rule, query_docs)
 
 
 @settings(max_examples=300, deadline=None)

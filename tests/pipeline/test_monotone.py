@@ -79,15 +79,20 @@ def _records(detection):
     return {_record(s) for s in detection.spans}
 
 
+def _drawn_documents(related, data) -> list[Document]:
+    """Two to four documents, each up to ten sentences drawn from ``related``."""
+    pick = st.lists(st.integers(0, len(related) - 1), min_size=1, max_size=10)
+    return [
+        Document(f"d{n}", "\n".join(related[i] for i in data.draw(pick, label=f"d{n}")))
+        for n in range(data.draw(st.integers(2, 4), label="documents"))
+    ]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_adding_an_unrelated_document_never_removes_a_span(detector, data):
     related, unrelated, _ = _pools(detector)
-    pick = st.lists(st.integers(0, len(related) - 1), min_size=1, max_size=10)
-    documents = [
-        Document(f"d{n}", "\n".join(related[i] for i in data.draw(pick, label=f"d{n}")))
-        for n in range(data.draw(st.integers(2, 4), label="documents"))
-    ]
+    documents = _drawn_documents(related, data)
     chosen = data.draw(st.lists(st.sampled_from(unrelated), min_size=1, max_size=6), label="unrelated")
     extra = Document(data.draw(st.sampled_from(["u", "a0", "zz"]), label="id"), "\n".join(chosen))
     at = data.draw(st.integers(0, len(documents)), label="position")
@@ -111,11 +116,7 @@ def test_a_document_sharing_no_sentence_removes_a_span_only_by_making_it_boilerp
     # the copy that makes a sentence boilerplate, which sets its spans apart;
     # any other lost span is a fault.
     related, _, other = _pools(detector)
-    pick = st.lists(st.integers(0, len(related) - 1), min_size=1, max_size=10)
-    documents = [
-        Document(f"d{n}", "\n".join(related[i] for i in data.draw(pick, label=f"d{n}")))
-        for n in range(data.draw(st.integers(2, 4), label="documents"))
-    ]
+    documents = _drawn_documents(related, data)
     chosen = data.draw(st.lists(st.sampled_from(other), min_size=1, max_size=6), label="other")
     before = detector.detect(documents)
     after = detector.detect([*documents, Document("u", "\n".join(chosen))])
