@@ -28,7 +28,7 @@ process start), after one warm-up check.
 Usage::
 
     python scripts/bench_store.py [--collection debian repeated] [--sizes 100000 1000000] [--queries 50]
-        [--dir ~/.cache/partialdup-bench] [--rebuild] [--verify]
+        [--dir ~/.cache/partialdup-bench] [--rebuild] [--verify] [--cache 4096]
 """
 
 from __future__ import annotations
@@ -166,21 +166,27 @@ def time_checks(store: Store, queries: list[Document]) -> tuple[list[float], lis
 
 
 def verify(detector, store: Store, collection: str, stored: list[Document], debs: Path, queries: list[Document]) -> None:
-    """Stop when the store's spans differ from ``check_against`` an in-memory index of the stored documents."""
+    """Compare the store's spans with ``check_against`` an in-memory index of
+    the stored documents: name the queries whose spans differ (the store's
+    word searches reach fewer sentences, see partialdup.store.query)."""
     count = store.stats().documents
     references = list(itertools.islice(stream(collection, detector, stored, debs), count))
     index = detector.build_index(references)
-    cpu = []
+    cpu, differ = [], []
     for query in queries:
         features = detector.features(query)
         used = time.process_time()
         expected = detector.check_against([features], references, index)
         cpu.append((time.process_time() - used) * 1000)
-        if store.check([query]).spans != expected.spans:
-            raise SystemExit(f"{query.id}: the store's spans differ from check_against")
-    print(f"  verified: {len(queries)} queries, the same spans as check_against on {count:,} documents in memory "
-          f"(its CPU time per query, features made beforehand: median {statistics.median(cpu):.0f} ms, "
-          f"p95 {percentile(cpu, 0.95):.0f} ms)", file=sys.stderr)
+        found = store.check([query]).spans
+        if found != expected.spans:
+            differ.append(f"{query.id} ({len(found)} spans, in memory {len(expected.spans)}, "
+                          f"{len(set(found) & set(expected.spans))} alike)")
+    print(f"  verified: {len(queries) - len(differ)} of {len(queries)} queries with the same spans as check_against "
+          f"on {count:,} documents in memory (its CPU time per query, features made beforehand: median "
+          f"{statistics.median(cpu):.0f} ms, p95 {percentile(cpu, 0.95):.0f} ms)", file=sys.stderr)
+    for line in differ:
+        print(f"  differ: {line}", file=sys.stderr)
 
 
 def main() -> int:
@@ -191,6 +197,10 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=CACHE, help="where the stores are built once and reused")
     parser.add_argument("--debs", type=Path, default=CACHE / "debs" / "x", help="where the Debian packages are unpacked")
     parser.add_argument("--rebuild", action="store_true", help="build the stores again")
+    parser.add_argument("--word-reach", type=int, default=-1,
+                        help="checks search stored words only this near a feature-paired sentence (-1: all)")
+    parser.add_argument("--cache", type=int, default=0,
+                        help="documents whose unpacked texts a Store keeps from one check to the next (0: none)")
     parser.add_argument("--verify", action="store_true",
                         help="also check that the spans equal check_against on an in-memory index of the same documents")
     args = parser.parse_args()
@@ -199,7 +209,7 @@ def main() -> int:
             path.unlink()
 
     idf = load_idf()
-    detector = make_detector("low-idf-sig", idf, Config(jobs=1))
+    detector = make_detector("low-idf-sig", idf, Config(jobs=1, word_reach=args.word_reach))
     stored, queries = corpus()
     queries = queries[: args.queries]
     print(f"{len(queries)} queries of {QUERY_CHARS} characters held out", file=sys.stderr)
@@ -207,7 +217,7 @@ def main() -> int:
     for collection in args.collection:
         built = build(detector, idf, collection, stored, args.sizes, args)
         for size in sorted(args.sizes):
-            with Store(args.dir / f"store-{collection}-{size}.db", detector, idf) as store:
+            with Store(args.dir / f"store-{collection}-{size}.db", detector, idf, cache=args.cache) as store:
                 stats = store.stats()
                 wall, cpu = time_checks(store, queries)
                 load = os.getloadavg()[0]

@@ -113,6 +113,14 @@ class Config:
         quotes: Also look up the quotations inside longer sentences (text
             between 「」, “”, "" or ''), as sentences of their own, so that a
             quoted sentence is found as an embedded copy.
+        word_reach: ``check --db``: the word searches (edited copies sharing
+            no feature, headlines) look, in a stored document, only at the
+            sentences within this many of one the features pair with a
+            query sentence; -1: at every sentence, the same spans as
+            ``check --against`` (see :mod:`partialdup.store.query`).
+        headlines: Also find a headline (a line of its own, no terminator,
+            4-15 tokens) copied verbatim into a longer sentence of another
+            document (see :mod:`partialdup.match.embedded`).
         single_origin: In ``check`` (A = query), a query passage has one
             origin per reference document: a span whose query side lies
             mostly inside longer spans of the same pair is dropped (see
@@ -155,6 +163,12 @@ class Config:
     min_contained: int = param(3, "features the smaller sentence needs for --containment", low=1)
     gap: int = param(3, "unmatched sentences tolerated inside a span", low=0)
     max_postings: int = param(2000, "ignore features in more different sentences than this for candidates", low=1)
+    word_reach: int = param(
+        -1, "check --db: search the words of a stored document's sentences (edited copies, headlines) only within "
+        "this many sentences of one the features pair with the query (default -1: every sentence, as check --against; "
+        "3 makes checks of a large store several times faster and misses edited sentences far from any copied one)",
+        low=-1,
+    )
     max_sentence_chars: int = param(
         1000, "cut text without a terminator into sentences of at most this many characters", low=1, sweep=False
     )
@@ -208,6 +222,10 @@ class Config:
     quotes: bool = param(
         True, "do not also look up quotations inside longer sentences (text between 「」, “”, \"\" or '')",
         flag="--no-quotes",
+    )
+    headlines: bool = param(
+        True, "do not also look for headlines (a line of its own without a terminator) copied verbatim inside longer "
+        "sentences", flag="--no-headlines",
     )
     single_origin: bool = param(
         True, "check/pan: also report a query passage's matches with repeats in the same reference "

@@ -148,6 +148,25 @@ def _groups(pairs: Iterable[tuple[_Node, _Node]]) -> dict[_Node, _Node]:
     return {node: root(node) for node in parent}
 
 
+def _components(pairs: Iterable[tuple[_Node, _Node]]) -> dict[_Node, int]:
+    """Each sentence's group, as :func:`_groups` finds them (the same
+    partition; a group is named by a number here, not its smallest node):
+    the connected components of the pair graph, computed by SciPy on the
+    sentences numbered in order of appearance. A run pairs hundreds of
+    thousands of sentences, mostly boilerplate: the plain union-find is
+    the reference, kept for the tests."""
+    import numpy as np  # imported here: SciPy is slow to import and only a run needs it
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    numbers: dict[_Node, int] = {}
+    ends = [numbers.setdefault(node, len(numbers)) for pair in pairs for node in pair]
+    first, second = np.array(ends[0::2], np.int64), np.array(ends[1::2], np.int64)
+    graph = coo_matrix((np.ones(len(first), np.int8), (first, second)), shape=(len(numbers), len(numbers)))
+    _, labels = connected_components(graph, directed=False)
+    return dict(zip(numbers, labels.tolist()))
+
+
 def collection_boilerplate(
     pairs: Iterable[tuple[SentenceKey, SentenceKey]], counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]], limit: int
 ) -> Boilerplate:
@@ -213,7 +232,7 @@ def _verdict(
     if not limit:
         return NO_BOILERPLATE
     other = 0 if one_collection else 1  # the second side's numbering
-    groups = _groups(((0, first), (other, second)) for first, second in pairs)
+    groups = _components(((0, first), (other, second)) for first, second in pairs)
     widely: set[_Node] = set()  # sentences copied in `limit` or more other documents in one stage
     for stage in counted:  # each stage counts apart
         neighbours: dict[_Node, set[int]] = defaultdict(set)
@@ -222,9 +241,9 @@ def _verdict(
             if one_collection:  # in check, only reference documents count
                 neighbours[(0, second)].add(first[0])
         widely.update(node for node, docs in neighbours.items() if len(docs) >= limit)
-    members: dict[_Node, int] = defaultdict(int)
-    wide: dict[_Node, int] = defaultdict(int)
-    documents: dict[_Node, set[tuple[int, int]]] = defaultdict(set)
+    members: dict[int, int] = defaultdict(int)
+    wide: dict[int, int] = defaultdict(int)
+    documents: dict[int, set[tuple[int, int]]] = defaultdict(set)
     for node, group in groups.items():
         if one_collection or node[0] == 0:  # in check, the query sentences judge
             members[group] += 1

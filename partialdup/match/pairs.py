@@ -10,7 +10,7 @@ sentences (two neighbours read as one, see
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
@@ -26,14 +26,15 @@ class FoundPairs:
     """Copied sentence pairs per (A document, B document).
 
     Args:
-        swapped: For ``detect``, where either document of a pair may be A:
-            tells whether a (first, second) match must be stored the other
-            way round. None: the first sentence is always in A.
+        order: For ``detect``, where either document of a pair may be A:
+            each document's place (by document number); a pair is stored
+            with the document of the lower place as A. None: the first
+            sentence is always in A.
     """
 
-    def __init__(self, swapped: Callable[[SentenceKey, SentenceKey], bool] | None = None) -> None:
+    def __init__(self, order: Sequence[int] | None = None) -> None:
         self.by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
-        self._swapped = swapped
+        self._order = order
         self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
         self._weak: set[tuple[SentenceKey, SentenceKey]] = set()
         self._tentative: set[tuple[SentenceKey, SentenceKey]] = set()
@@ -61,6 +62,41 @@ class FoundPairs:
         if weak:
             self._weak.add((first, second))
         (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
+
+    def add_firm(self, records: Iterable[tuple[SentenceKey, SentenceKey, float, bool]]) -> None:
+        """:meth:`add` each (first, second, score, weak) record, none
+        tentative or words only: the whole matches of a run, hundreds of
+        thousands, in one loop."""
+        order, direct, weak_pairs, firm = self._order, self._direct, self._weak, self._firm
+        by_documents = self.by_documents
+        for first, second, score, weak in records:
+            if order is not None and order[first[0]] > order[second[0]]:
+                first, second = second, first
+            pair = (first, second)
+            by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+            known = direct.get(pair)
+            direct[pair] = max(score, 0.0 if known is None else known)
+            if weak:
+                weak_pairs.add(pair)
+            firm.add(pair)
+
+    def mark_tentative(self, first: SentenceKey, second: SentenceKey) -> None:
+        """Record a pair added firm by :meth:`add` as tentative after all
+        (its words disagree: see :meth:`is_tentative`); the caller knows no
+        other record made it firm."""
+        pair = self._oriented(first, second)
+        self._firm.discard(pair)
+        self._tentative.add(pair)
+
+    def mark_strong(self, first: SentenceKey, second: SentenceKey) -> None:
+        """Record a pair added weak by :meth:`add` as not weak after all (its
+        words confirm it: see :meth:`is_weak`); the caller knows every
+        record of it was weak for the same reason."""
+        self._weak.discard(self._oriented(first, second))
+
+    def oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
+        """The pair as stored: (A sentence, B sentence)."""
+        return self._oriented(first, second)
 
     def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair of sentence ``a`` of an A document and ``b`` of a
@@ -134,7 +170,7 @@ class FoundPairs:
         """Move the pairs ``apart`` accepts into a new :class:`FoundPairs`
         (with the same records of how each pair was found) and return it:
         boilerplate pairs, whose spans are built apart."""
-        other = FoundPairs(self._swapped)
+        other = FoundPairs(self._order)
         other._direct, other._weak, other._tentative = self._direct, self._weak, self._tentative
         other._words_only, other._firm = self._words_only, self._firm
         for (a, b), pairs in list(self.by_documents.items()):
@@ -150,7 +186,8 @@ class FoundPairs:
         return other
 
     def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
-        return (second, first) if self._swapped is not None and self._swapped(first, second) else (first, second)
+        order = self._order
+        return (second, first) if order is not None and order[first[0]] > order[second[0]] else (first, second)
 
     def _store(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
         self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))

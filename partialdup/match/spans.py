@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 from typing import Callable, Sequence
 
@@ -24,7 +25,7 @@ from sortedcontainers import SortedList
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.core.types import Bag, Sentence, SentencePair, Span
 
-__all__ = ["chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_documents"]
+__all__ = ["SPLIT_RATIO", "chain_pairs", "matchable_ranks", "monotone_alignment", "spans_for_documents"]
 
 # SentencePair's own order, (a, b, score), compared in C: the dataclass's
 # generated __lt__ is a Python call per comparison (4 % of detect on the
@@ -35,9 +36,27 @@ _ORDER = attrgetter("a", "b", "score")
 #: or False, or None when it cannot judge them (the features decide).
 Beside = Callable[[int, int], "bool | None"]
 
+#: How well two sentences' words agree, 0-100 (a word ratio, see
+#: :mod:`partialdup.match.edited`): breaks ties in the alignment.
+Agreement = Callable[[int, int], float]
+
 # The weight in the alignment of a pair whose bag-Jaccard is 0 (an edited
 # sentence paired on its words, sharing no feature): it counts, barely.
 _TINY = 1e-9
+
+#: A sentence paired with two neighbours of the other side is taken for one
+#: sentence split in two only when it holds this many times the characters of
+#: each half: a split sentence is longer than its parts, while two template
+#: lines of one length (``$XDG_CACHE_HOME`` / ``$XDG_DATA_HOME``) beside the
+#: copy of one of them are no split. (Any factor from 1.1 to 2 gave the same
+#: results on the gold set and the edit sets.)
+SPLIT_RATIO = 1.2
+
+# The weight of a pair's word agreement (0-100) in the alignment: at most
+# 0.01, it decides only between alignments whose bag-Jaccards tie or nearly
+# tie, for the pair whose words agree best (a verbatim twin, not the
+# template sibling the features cannot tell from it).
+_AGREEMENT_WEIGHT = 1e-4
 
 
 @dataclass
@@ -134,6 +153,7 @@ def spans_for_documents(
     b_ranks: Sequence[int] | None = None,
     fill: tuple[Sequence[Bag], Sequence[Bag], float] | None = None,
     beside: Beside | None = None,
+    agreement: Agreement | None = None,
 ) -> list[Span]:
     """Turn the copied sentence pairs of documents A and B into spans.
 
@@ -155,20 +175,28 @@ def spans_for_documents(
             judges (True or False), it decides instead of the bag-Jaccard, so
             that an edited sentence sharing no feature is paired and a
             template sentence sharing every one is not.
+        agreement: How well the words of A's sentence i and B's sentence m
+            agree (0-100), to break ties in the alignment (see
+            :func:`monotone_alignment`); None: the later pair wins a tie.
 
     Returns:
         One span per chain, sorted by position in A then B.
     """
     chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
+    align = partial(
+        monotone_alignment,
+        lengths=([s.end - s.start for s in a_sentences], [s.end - s.start for s in b_sentences]),
+        agreement=agreement,
+    )
     if fill is not None:
         # Filling runs along the passage's alignment (a crossing stray pair
         # would hide the gap it lies in); the strays stay in the chain only to
         # hold the chains of one passage together while merging.
         chains = _merge_overlapping(
-            [sorted(set(chain).union(_fill_between(monotone_alignment(chain), *fill, beside)), key=_ORDER) for chain in chains]
+            [sorted(set(chain).union(_fill_between(align(chain), *fill, beside)), key=_ORDER) for chain in chains]
         )
     spans = []
-    for chain in map(monotone_alignment, chains):
+    for chain in map(align, chains):
         first_a, last_a = min(p.a for p in chain), max(p.a for p in chain)
         first_b, last_b = min(p.b for p in chain), max(p.b for p in chain)
         spans.append(
@@ -250,7 +278,12 @@ def _extend_ends(
     return before[::-1] + chain + after
 
 
-def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
+def monotone_alignment(
+    pairs: Sequence[SentencePair],
+    *,
+    lengths: tuple[Sequence[int], Sequence[int]] | None = None,
+    agreement: Agreement | None = None,
+) -> list[SentencePair]:
     """The in-order subset of a passage's pairs with the highest total score.
 
     A sentence that recurs in a passage ("exit(EXIT_FAILURE);", a template
@@ -266,33 +299,75 @@ def monotone_alignment(pairs: Sequence[SentencePair]) -> list[SentencePair]:
 
     Args:
         pairs: The pairs of one passage.
+        lengths: The characters of each sentence of A and of B: when given, a
+            split step needs the shared sentence to hold
+            :data:`SPLIT_RATIO` times the characters of each half.
+        agreement: How well the words of A's sentence i and B's sentence m
+            agree (0-100): added to each pair's score, scaled down to at most
+            0.01, so that of two alignments whose scores tie the one whose
+            words agree better wins (else the one ending later).
 
     Returns:
         The kept pairs, sorted by (a, b).
     """
     ordered = sorted(set(pairs), key=_ORDER)
-    if _in_order(ordered):
+    splits = _SplitRule(*lengths) if lengths is not None else _ANY_SPLIT
+    if _in_order(ordered, splits):
         return ordered  # already one chain: with positive scores, all of it is the best
-    return _best_alignment(ordered)
+    weights = [(p.score or _TINY) + (_AGREEMENT_WEIGHT * agreement(p.a, p.b) if agreement else 0.0) for p in ordered]
+    return _best_alignment(ordered, splits, weights)
 
 
-def _in_order(ordered: Sequence[SentencePair]) -> bool:
+class _SplitRule:
+    """Whether a sentence paired with two neighbouring sentences may be one
+    sentence split in two (see :data:`SPLIT_RATIO`); any may when no lengths
+    are known."""
+
+    __slots__ = ("a_lengths", "b_lengths")
+
+    def __init__(self, a_lengths: Sequence[int] | None, b_lengths: Sequence[int] | None) -> None:
+        self.a_lengths, self.b_lengths = a_lengths, b_lengths
+
+    def a_split(self, a: int, b: int) -> bool:
+        """A's sentence ``a`` split over B's ``b - 1`` and ``b``."""
+        if self.a_lengths is None or self.b_lengths is None:
+            return True
+        return self.a_lengths[a] >= SPLIT_RATIO * max(self.b_lengths[b - 1], self.b_lengths[b])
+
+    def b_split(self, a: int, b: int) -> bool:
+        """B's sentence ``b`` split over A's ``a - 1`` and ``a``."""
+        if self.a_lengths is None or self.b_lengths is None:
+            return True
+        return self.b_lengths[b] >= SPLIT_RATIO * max(self.a_lengths[a - 1], self.a_lengths[a])
+
+
+_ANY_SPLIT = _SplitRule(None, None)
+
+
+def _in_order(ordered: Sequence[SentencePair], splits: _SplitRule = _ANY_SPLIT) -> bool:
     """Whether sorted pairs form one chain as they stand (each follows the
     one before it, or splits one of its sentences), all with positive scores:
     most spans' pairs do, and need no search."""
     if any(p.score < 0 for p in ordered):
         return False
     return all(
-        (p.a < q.a and p.b < q.b) or (q.a == p.a and q.b == p.b + 1) or (q.a == p.a + 1 and q.b == p.b)
+        (p.a < q.a and p.b < q.b)
+        or (q.a == p.a and q.b == p.b + 1 and splits.a_split(q.a, q.b))
+        or (q.a == p.a + 1 and q.b == p.b and splits.b_split(q.a, q.b))
         for p, q in zip(ordered, ordered[1:])
     )
 
 
-def _best_alignment(ordered: list[SentencePair]) -> list[SentencePair]:
+def _best_alignment(
+    ordered: list[SentencePair], splits: _SplitRule = _ANY_SPLIT, weights: Sequence[float] | None = None
+) -> list[SentencePair]:
     """:func:`monotone_alignment` of sorted, distinct pairs: the weighted
-    longest increasing subsequence, O(n log n) with a Fenwick tree over b."""
+    longest increasing subsequence, O(n log n) with a Fenwick tree over b.
+    ``weights``: each pair's weight (its score, or a tiny one for 0, when None)."""
     if len(ordered) < 2:
         return ordered
+    if weights is None:
+        weights = [p.score or _TINY for p in ordered]
     ranks = {b: rank for rank, b in enumerate(sorted({p.b for p in ordered}), 1)}
     tree: list[tuple[float, int]] = [(0.0, -1)] * (len(ranks) + 1)  # best (total, pair) ending at b <= rank
     ending: dict[tuple[int, int], tuple[float, int]] = {}  # best (total, pair) ending exactly at (a, b)
@@ -308,9 +383,12 @@ def _best_alignment(ordered: list[SentencePair]) -> list[SentencePair]:
             best, i = (0.0, -1), ranks[pair.b] - 1  # strictly earlier in both documents
             while i > 0:
                 best, i = max(best, tree[i]), i - (i & -i)
-            for split in ((pair.a, pair.b - 1), (pair.a - 1, pair.b)):  # one sentence split in two
-                best = max(best, ending.get(split, best))
-            totals[k], previous[k] = best[0] + (pair.score or _TINY), best[1]
+            # One sentence split in two: A's over B's b - 1 and b, or B's over A's a - 1 and a.
+            if (pair.a, pair.b - 1) in ending and splits.a_split(pair.a, pair.b):
+                best = max(best, ending[(pair.a, pair.b - 1)])
+            if (pair.a - 1, pair.b) in ending and splits.b_split(pair.a, pair.b):
+                best = max(best, ending[(pair.a - 1, pair.b)])
+            totals[k], previous[k] = best[0] + weights[k], best[1]
             ending[(pair.a, pair.b)] = (totals[k], k)
         for k in range(start, stop):
             i = ranks[ordered[k].b]

@@ -117,7 +117,7 @@ class Detector(LookupStage, SpanStage):
             for i, words in (document.joins if self.config.rejoin else ())
             if len(words) >= self.config.min_tokens and (bag := self.method.bag(words))
         )
-        words = document.tokens if self._edited is not None else ()
+        words = document.tokens if self._edited is not None or self.config.headlines else ()
         # Plain dicts: a stored document keeps these fields by name (marshal).
         quotes = tuple(
             (i, dict(bag)) for i, quoted in (document.quotes if self.config.quotes else ()) if (bag := self.method.bag(quoted))
@@ -166,7 +166,10 @@ class Detector(LookupStage, SpanStage):
         docs = list(engine.features(self, documents))
         index = self.build_index(docs, joins=False)
         # A is the document with the smaller id, whichever sentence was the query.
-        found = FoundPairs(swapped=lambda first, second: (docs[first[0]].id, first[0]) > (docs[second[0]].id, second[0]))
+        place = [0] * len(docs)
+        for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
+            place[number] = rank
+        found = FoundPairs(order=place)
         return self._spans(
             self._self_lookups(docs, index), found, docs, docs, index, runner=partial(engine.pair_spans, self),
             boilerplate_spans=boilerplate_spans,

@@ -18,12 +18,22 @@ from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
 from partialdup.index.words import WORD_JACCARD, WordSets
-from partialdup.match.edited import WHOLE_LENGTH_RATIO
+from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["EditedStage"]
+__all__ = ["EditedStage", "scanned_words"]
+
+
+def scanned_words(doc: DocumentFeatures) -> Iterable[tuple[int, Sequence[str]]]:
+    """(sentence, words) of the sentences a search over every reference
+    sentence's words looks at: all of them, or, for a document that names
+    them in ``scanned`` (a stored reference, :mod:`partialdup.store`), those."""
+    scanned: Sequence[int] | None = getattr(doc, "scanned", None)
+    if scanned is None:
+        return enumerate(doc.words)
+    return ((s, doc.words[s]) for s in scanned) if scanned and doc.words else ()
 
 
 class EditedStage(DetectorBase):
@@ -48,7 +58,7 @@ class EditedStage(DetectorBase):
         """(document, sentence) of every sentence long enough to be matched
         on its own, whose words are known."""
         least = self.config.min_tokens
-        return [(d, s) for d, doc in enumerate(docs) for s, words in enumerate(doc.words) if len(words) >= least]
+        return [(d, s) for d, doc in enumerate(docs) for s, words in scanned_words(doc) if len(words) >= least]
 
     def _word_loose_all(self, docs: Sequence[DocumentFeatures]) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """``detect``: pairs of sentences of different documents whose word
@@ -91,31 +101,19 @@ class EditedStage(DetectorBase):
                 kept.append((first, second, bag_jaccard(da.bags[first[1]], db.bags[second[1]])))
         return kept
 
-    def _words_confirm(
-        self,
-        whole: list[tuple[SentenceKey, SentenceKey, float, bool]],
-        a_docs: Sequence[DocumentFeatures],
-        b_docs: Sequence[DocumentFeatures],
-    ) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
-        """The whole matches, a weak one (few shared features) no longer weak
-        when its words agree enough for an edited copy on its own: its
-        letters may disagree at ``near_ratio`` (one word in five changed),
-        its words are the evidence the features lack."""
+    def _words_confirm(self, da: DocumentFeatures, i: int, db: DocumentFeatures, m: int) -> bool:
+        """Whether a weak whole match (few shared features) is no longer weak:
+        its words agree enough for an edited copy on its own. Its letters may
+        disagree at ``near_ratio`` (one word in five changed): its words are
+        the evidence the features lack."""
         check = self._edited
-        if check is None:
-            return whole
-        confirmed = []
-        for first, second, score, weak in whole:
-            if weak:
-                da, db = a_docs[first[0]], b_docs[second[0]]
-                if da.words and db.words:
-                    a_words, b_words = da.words[first[1]], db.words[second[1]]
-                    # Too short to stand alone: no word ratio to compute (most weak pairs).
-                    if min(len(a_words), len(b_words)) >= check.min_alone:
-                        weak = not (check.alone_at(check.score(a_words, b_words), a_words, b_words)
-                                    and check.numbers_agree(a_words, b_words))
-            confirmed.append((first, second, score, weak))
-        return confirmed
+        if check is None or not (da.words and db.words):
+            return False
+        a_words, b_words = da.words[i], db.words[m]
+        # Too short to stand alone: no word ratio to compute (most weak pairs).
+        if min(len(a_words), len(b_words)) < check.min_alone:
+            return False
+        return check.alone_at(check.score(a_words, b_words), a_words, b_words) and check.numbers_agree(a_words, b_words)
 
     def _words_disagree(self, da: DocumentFeatures, i: int, db: DocumentFeatures, m: int) -> bool:
         """Whether two whole sentences of similar length that the features
@@ -129,6 +127,8 @@ class EditedStage(DetectorBase):
         if not (da.words and db.words):
             return False
         first, second = da.words[i], db.words[m]
+        if first == second:  # the same words (most whole matches): they agree
+            return False
         if not self._edited.whole(first, second) or self._edited.alone(first, second):
             return False
         check = self._near
@@ -166,6 +166,15 @@ class EditedStage(DetectorBase):
         # decided later, on every pair of the run: partialdup.match.boilerplate.
         for first, second, score, tentative in accepted:
             found.add(first, second, score, tentative=tentative, words_only=not tentative)
+
+    def _agreement(self, da: DocumentFeatures, db: DocumentFeatures) -> Callable[[int, int], float] | None:
+        """How well the words of two documents' sentences agree (a word
+        ratio, 0-100), which breaks ties in a passage's alignment (see
+        :func:`partialdup.match.spans.monotone_alignment`); None when the
+        words are not known."""
+        if self._edited is None or not (da.words and db.words):
+            return None
+        return lambda i, m: word_ratio(da.words[i], db.words[m])
 
     def _beside(self, da: DocumentFeatures, db: DocumentFeatures) -> Callable[[int, int], bool | None] | None:
         """The word check of sentences paired beside a span's pairs, for two

@@ -8,16 +8,27 @@ they found, in one shape (:class:`Lookups`), to the shared tail
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from partialdup.core.types import DocumentFeatures
+from partialdup.core.types import DocumentFeatures, Token
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches, ReferenceIndex
+from partialdup.match.embedded import (
+    MAX_TOKENS,
+    MIN_TOKENS,
+    Tokenize,
+    embedded_span,
+    is_headline,
+    line_shaped,
+    title_words,
+)
+from partialdup.match.headline_search import candidate_pairs
 from partialdup.match.pairs import SentenceKey, rejoined_hits
-from partialdup.pipeline.edits import EditedStage
+from partialdup.pipeline.edits import EditedStage, scanned_words
 
 __all__ = ["Lookups", "LookupStage"]
 
@@ -40,8 +51,10 @@ class Lookups:
             :data:`~partialdup.match.edited.CANDIDATE_JACCARD`) and of every
             pair whose word sets agree (:mod:`partialdup.index.words`), for
             the word checks of edited copies (empty when they are off).
-        quoted: (A sentence holding a quotation, B sentence, score) of the
-            quotations that match a whole sentence.
+        quoted: (A sentence, B sentence, score) of the embedded copies: a
+            sentence holding a quotation and the sentence the quotation
+            matches whole; a headline and a longer sentence holding it (see
+            :mod:`partialdup.match.embedded`).
         rejoined: (the two rejoined sentences, the other sentence, score,
             whether the rejoined ones are on the first side) of the matches
             of rejoined sentences.
@@ -107,7 +120,6 @@ class LookupStage(EditedStage):
         matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
         weak = self._weak(whole_matches, lambda key: key)
         whole = [(key_of(key), key_of(other_key), score, (key, other_key) in weak) for key, other_key, score in matches]
-        whole = self._words_confirm(whole, docs, docs)
         searches = [whole_matches]
         near: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._near is not None:
@@ -130,6 +142,8 @@ class LookupStage(EditedStage):
             d, i = rows[row]
             rejoined.append((((d, i), (d, i + 1)), (entry.doc, entry.sentence), score, True))
         quoted = self._quotation_hits(docs, index, own_documents=True)
+        headlines = self._headline_hits(docs, docs, _keys_of(whole, near, self.threshold / 2))
+        quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
         return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded)
 
     def _query_lookups(
@@ -147,7 +161,6 @@ class LookupStage(EditedStage):
             (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
             for row, other, score in rejoined_hits(whole_matches, sentences)
         ]
-        whole = self._words_confirm(whole, query_docs, references)
         near = list(_keyed(near_matches, queries_at.__getitem__, sentences)) if self._near is not None else []
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
@@ -166,6 +179,7 @@ class LookupStage(EditedStage):
             rejoined.append((((r, m), (r, m + 1)), queries_at[row], score, False))
         searches = (whole_matches, near_matches, query_joins, reference_joins)
         quoted = self._quotation_hits(query_docs, index, own_documents=False)
+        quoted += self._headline_hits(query_docs, references, _keys_of(whole, near, self.threshold / 2))
         return Lookups(whole, near, loose, quoted, rejoined, searches)
 
     def _quotation_hits(
@@ -187,6 +201,54 @@ class LookupStage(EditedStage):
         entries = index.sentences.index.sentences
         return [(rows[row], (entry.doc, entry.sentence), score) for row, entry, score in rejoined_hits(found, entries)]
 
+    def _headline_hits(
+        self,
+        a_docs: Sequence[DocumentFeatures],
+        b_docs: Sequence[DocumentFeatures],
+        paired: Iterable[tuple[SentenceKey, SentenceKey]],
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """(A sentence, B sentence, score) of the headlines of either side
+        copied inside a longer sentence of the other (see
+        :mod:`partialdup.match.embedded`); ``detect`` passes one list twice
+        (a document's headline is not looked for in itself). Empty when the
+        rule is off.
+
+        A longer sentence that ``paired`` (the whole matches and the near
+        misses of whole sentences, as (A sentence, B sentence)) pairs with a sentence of the
+        headline's document is a copy of that sentence, not of the headline:
+        a section's first sentence often repeats its title (如下是文本数据转换工具。
+        under 11.1. 文本数据转换工具), and a copy of that sentence is no copy
+        of the title.
+        """
+        if not self.config.headlines:
+            return []
+        own = a_docs is b_docs
+        candidates = []
+        for side in (0, 1) if not own else (0,):
+            other = 1 - side if not own else 0
+            docs, long_docs = (a_docs, b_docs)[side], (a_docs, b_docs)[other]
+            shorts = _title_rows(docs, shaped=True)
+            longs = _long_rows(long_docs)
+            pairs = candidate_pairs(
+                [docs[d].words[s] for d, s in shorts], [long_docs[d].words[s] for d, s in longs],
+                short_docs=[d for d, _ in shorts] if own else None, long_docs=[d for d, _ in longs] if own else None,
+            )
+            candidates += [(side, shorts[row], other, longs[long_row]) for row, long_row in pairs]
+        others = _paired_with(paired, {(other, long) for _, _, other, long in candidates}, own=own)
+        confirm = _Confirmation(self.tokenizer.tokenize, (a_docs, b_docs))
+        hits: list[tuple[SentenceKey, SentenceKey, float]] = []
+        for side, short, other, long in candidates:
+            # Paired with another sentence of the headline's document (the
+            # near misses hold the pair itself: the headline's features lie in
+            # the longer sentence).
+            if any(key[0] == short[0] and key != short for key in others.get((other, long), ())):
+                continue
+            if confirm.embedded(side, short, other, long):
+                first, second = (short, long) if side == 0 else (long, short)
+                score = self.method.similarity(a_docs[first[0]].bags[first[1]], b_docs[second[0]].bags[second[1]])
+                hits.append((first, second, score))
+        return sorted(hits)
+
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
         ``min_shared`` features (see :meth:`_evident`); empty when no
@@ -195,6 +257,102 @@ class LookupStage(EditedStage):
             return set()
         low = matches.shared < self.config.min_shared
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
+
+
+def _keys_of(
+    whole: Iterable[tuple[SentenceKey, SentenceKey, float, bool]],
+    near: Iterable[tuple[SentenceKey, SentenceKey, float]],
+    least: float,
+) -> Iterator[tuple[SentenceKey, SentenceKey]]:
+    # The (first, second) sentences of the whole matches and of the near
+    # misses of whole sentences (bag-Jaccard `least` or more; not those found
+    # by containment only: a sentence sharing a phrase with the longer one).
+    yield from ((first, second) for first, second, _, _ in whole)
+    yield from ((first, second) for first, second, score in near if score >= least)
+
+
+def _paired_with(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]], wanted: set[tuple[int, SentenceKey]], *, own: bool
+) -> dict[tuple[int, SentenceKey], set[SentenceKey]]:
+    # (side, sentence) -> the sentences the pairs pair it with, for the
+    # wanted sentences (side 0: the first of a pair; 1: the second, or 0 in
+    # detect, whose two sides are one list of documents).
+    paired: dict[tuple[int, SentenceKey], set[SentenceKey]] = defaultdict(set)
+    second_side = 0 if own else 1
+    for first, second in pairs:
+        if (0, first) in wanted:
+            paired[(0, first)].add(second)
+        if (second_side, second) in wanted:
+            paired[(second_side, second)].add(first)
+    return paired
+
+
+def _long_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+    # (document, sentence) of the sentences long enough to hold a title and
+    # more, in order (of the documents whose words are known).
+    return [(d, s) for d, doc in enumerate(docs) for s, _ in scanned_words(doc) if doc.tokens[s] > MIN_TOKENS]
+
+
+def _title_rows(docs: Sequence[DocumentFeatures], *, shaped: bool) -> list[SentenceKey]:
+    # (document, sentence) of the sentences whose title (section number
+    # aside) has a headline's length, in order; with `shaped`, only those
+    # that are lines of their own where the document's text is at hand (a
+    # stored reference's text is read for its candidates only).
+    rows = []
+    for d, doc in enumerate(docs):
+        text = doc.text if shaped and isinstance(doc, DocumentFeatures) else None
+        for s, words in scanned_words(doc):
+            # (A section number is at most three tokens.)
+            if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
+                if text is None or line_shaped(text, doc.sentences[s]):
+                    rows.append((d, s))
+    return rows
+
+
+class _Confirmation:
+    """Confirms headline candidates on their tokens (see
+    :func:`partialdup.match.embedded.embedded_span`), each sentence tokenized
+    and each headline judged once."""
+
+    def __init__(self, tokenize: Tokenize, sides: tuple[Sequence[DocumentFeatures], ...]) -> None:
+        self._tokenize = tokenize
+        self._sides = sides
+        self._tokens: dict[tuple[int, SentenceKey], list[Token]] = {}
+        self._headline: dict[tuple[int, SentenceKey], bool] = {}
+
+    def tokens(self, side: int, key: SentenceKey) -> list[Token]:
+        """The tokens of a sentence, with offsets into its document."""
+        if (side, key) not in self._tokens:
+            doc = self._sides[side][key[0]]
+            sentence = doc.sentences[key[1]]
+            assert doc.text is not None
+            self._tokens[(side, key)] = self._tokenize(doc.text, sentence.start, sentence.end)
+        return self._tokens[(side, key)]
+
+    def headline(self, side: int, key: SentenceKey) -> bool:
+        """Whether a sentence is a headline (False when its text is not known)."""
+        if (side, key) not in self._headline:
+            doc = self._sides[side][key[0]]
+            sentence = doc.sentences[key[1]]
+            text = doc.text
+            self._headline[(side, key)] = (
+                text is not None and line_shaped(text, sentence) and is_headline(text, sentence, self.tokens(side, key))
+            )
+        return self._headline[(side, key)]
+
+    def embedded(self, side: int, short: SentenceKey, other: int, long: SentenceKey) -> bool:
+        """Whether sentence ``short`` of side ``side`` is a headline copied
+        inside ``long`` of side ``other`` (False when a text is not known)."""
+        if not self.headline(side, short):
+            return False
+        doc, long_doc = self._sides[side][short[0]], self._sides[other][long[0]]
+        if doc.text is None or long_doc.text is None:
+            return False
+        if line_shaped(long_doc.text, long_doc.sentences[long[1]]):
+            return False  # no running text (embedded_span says so too, after tokenizing)
+        short_tokens, long_tokens = self.tokens(side, short), self.tokens(other, long)
+        found = embedded_span(doc.text, doc.sentences[short[1]], short_tokens, long_doc.text, long_doc.sentences[long[1]], long_tokens)
+        return found is not None
 
 
 def _keyed(

@@ -10,6 +10,7 @@ from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.sparse import ReferenceIndex
 from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict
 from partialdup.match.edited import supported, word_ratio
+from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
 from partialdup.match.refine import refine_spans
 from partialdup.match.score import passage_similarity
@@ -107,9 +108,7 @@ class SpanStage(EditedStage):
         (here, one after the other, when None); the spans of the boilerplate
         pairs too when ``boilerplate_spans``."""
         edited = self._edited
-        for first, second, score, weak in lookups.whole:
-            tentative = edited is not None and self._words_disagree(a_docs[first[0]], first[1], b_docs[second[0]], second[1])
-            found.add(first, second, score, weak=weak, tentative=tentative)
+        found.add_firm(lookups.whole)
         near: list[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
             near = self._near.add_to(found, lookups.near, a_docs, b_docs)
@@ -133,6 +132,8 @@ class SpanStage(EditedStage):
                 for a, b in list(pairs.by_documents):
                     if not keep(a, b):
                         del pairs.by_documents[(a, b)]
+        if edited is not None:
+            self._judge_whole_words(lookups.whole, found, apart if boilerplate_spans else None, a_docs, b_docs)
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
         detection = self._detection(a_docs, b_docs, found, index, skipping, runner)
         listed = boilerplate_sentences(verdict, a_docs)
@@ -140,6 +141,32 @@ class SpanStage(EditedStage):
             return replace(detection, boilerplate_sentences=listed)
         set_apart = self._detection(a_docs, b_docs, apart, index, lookups, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
+
+    def _judge_whole_words(
+        self,
+        whole: Sequence[tuple[SentenceKey, SentenceKey, float, bool]],
+        found: FoundPairs,
+        apart: FoundPairs | None,
+        a_docs: Sequence[DocumentFeatures],
+        b_docs: Sequence[DocumentFeatures],
+    ) -> None:
+        """The word checks of the whole matches whose spans are built: a weak
+        one whose words agree is weak no longer (:meth:`_words_confirm`), one
+        whose words disagree is tentative (:meth:`_words_disagree`). Done
+        after boilerplate is set apart, as neither mark changes it: most
+        whole matches of a run are boilerplate, and a pair's marks matter
+        only to its spans. (Later stages pass over a pair already found, so
+        no other record marks a whole match.)"""
+        built = set(found.by_documents) | (set(apart.by_documents) if apart is not None else set())
+        for first, second, _, weak in whole:
+            a_key, b_key = found.oriented(first, second)
+            if (a_key[0], b_key[0]) not in built:
+                continue
+            da, i, db, m = a_docs[first[0]], first[1], b_docs[second[0]], second[1]
+            if weak and self._words_confirm(da, i, db, m):
+                found.mark_strong(first, second)
+            if self._words_disagree(da, i, db, m):
+                found.mark_tentative(first, second)
 
     def _detection(
         self,
@@ -198,10 +225,13 @@ class SpanStage(EditedStage):
         spans = spans_for_documents(
             da.id, db.id, da.sentences, db.sentences, self._evident(job.evidence, (da, db)), gap=self.config.gap,
             a_ranks=job.a_ranks, b_ranks=job.b_ranks, fill=(da.bags, db.bags, self.threshold), beside=self._beside(da, db),
+            agreement=self._agreement(da, db),
         )
         known = self.config.refine and da.text is not None and db.text is not None
         if known:
             spans = list(self._refined(spans, [da], [db]))
+            if self.config.headlines:
+                spans = headline_edges(spans, da.text, da.sentences, db.text, db.sentences, self.tokenizer.tokenize)  # type: ignore[arg-type]
         return PairSpans(known, tuple(self._scored(spans, [da], [db])))
 
     def _evident(self, evidence: PairEvidence, docs: tuple[DocumentFeatures, DocumentFeatures]) -> list[SentencePair]:

@@ -12,9 +12,10 @@ documents' texts (only those it matched):
   compress well): all a query reads of a candidate it does not pair;
 * the *text* blob, three parts compressed apart, so that each is read only
   when asked for: sentence offsets and the text; the words of the
-  word-level checks (one string, words joined by ``\\x00``, sentences by
-  ``\\x01``: split when read, far faster than unmarshalling a tuple per
-  sentence); every other field of
+  word-level checks (words joined by ``\\x00``, sentences by ``\\x01``,
+  compressed by chunks of :data:`WORD_CHUNK` sentences: split when read,
+  far faster than unmarshalling a tuple per sentence, and only the chunks
+  read are decompressed); every other field of
   :class:`~partialdup.core.types.DocumentFeatures` by name, with
   :mod:`marshal`, so that a field the detector adds is stored without a new
   layout.
@@ -28,7 +29,7 @@ import dataclasses
 import marshal
 import struct
 import zlib
-from itertools import islice
+from itertools import accumulate, islice
 from dataclasses import dataclass
 from typing import Any, Sequence, overload
 
@@ -38,13 +39,16 @@ from partialdup.core.types import Bag, DocumentFeatures, Sentence
 
 __all__ = [
     "PackedFeatures", "FlatFeatures", "TextPart", "unpack_many", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
-    "unpack_text", "unpack_words", "text_blob_parts", "Words", "to_signed", "from_signed",
+    "unpack_text", "unpack_words", "text_blob_parts", "Words", "WORD_CHUNK", "to_signed", "from_signed",
 ]
 
 #: The fields packed apart; every other field goes by name into the text blob.
 _APART_FIELDS = frozenset({"id", "sentences", "bags", "tokens", "text", "joins", "words"})
 
 _HEADER = struct.Struct("<4I")
+#: Sentences per separately compressed chunk of a words part: the detector
+#: reads the words of a few sentences of most documents it pairs.
+WORD_CHUNK = 32
 #: Byte lengths of a text blob's three parts.
 _PARTS = struct.Struct("<3I")
 #: Separators of the words part (the tokenizer's words hold neither).
@@ -153,23 +157,33 @@ def _pack_words(words: Sequence[Sequence[str]], sentences: int) -> bytes:
     """The words part of a text blob: empty when no words are known."""
     if not words:
         return b""
-    joined = _SENTENCE_JOIN.join(_WORD_JOIN.join(w) for w in words)
     plain = len(words) == sentences and all(w for sentence in words for w in sentence) and not any(
         _WORD_JOIN in w or _SENTENCE_JOIN in w for sentence in words for w in sentence
     )
-    # A word holding a separator (never made by the tokenizer) keeps the exact form.
-    body = b"J" + joined.encode("utf-8") if plain else b"M" + marshal.dumps(tuple(map(tuple, words)))
-    return zlib.compress(body, 6)
+    if not plain:
+        # A word holding a separator (never made by the tokenizer) keeps the exact form.
+        return b"M" + zlib.compress(marshal.dumps(tuple(map(tuple, words))), 6)
+    joined = [_WORD_JOIN.join(w) for w in words]
+    chunks = [
+        zlib.compress(_SENTENCE_JOIN.join(joined[i:i + WORD_CHUNK]).encode("utf-8"), 6)
+        for i in range(0, len(joined), WORD_CHUNK)
+    ]
+    sizes = np.array([len(words), *map(len, chunks)], _U32)
+    return b"C" + struct.pack("<I", len(chunks)) + sizes.tobytes() + b"".join(chunks)
 
 
 class Words(Sequence[tuple[str, ...]]):
-    """A document's words, per sentence, each sentence split when first read."""
+    """A document's words, per sentence: each chunk of :data:`WORD_CHUNK`
+    sentences decompressed when one of its sentences is first read, each
+    sentence split when read."""
 
-    def __init__(self, sentences: list[str]) -> None:
-        self._sentences = sentences
+    def __init__(self, count: int, chunks: list[bytes]) -> None:
+        self._count = count
+        self._chunks = chunks
+        self._open: dict[int, list[str]] = {}
 
     def __len__(self) -> int:
-        return len(self._sentences)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> tuple[str, ...]: ...
@@ -180,7 +194,12 @@ class Words(Sequence[tuple[str, ...]]):
     def __getitem__(self, index: int | slice) -> tuple[str, ...] | tuple[tuple[str, ...], ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
-        joined = self._sentences[index]
+        position = range(self._count)[index]  # negative indexes and IndexError as a tuple's
+        chunk, within = divmod(position, WORD_CHUNK)
+        sentences = self._open.get(chunk)
+        if sentences is None:
+            sentences = self._open[chunk] = zlib.decompress(self._chunks[chunk]).decode("utf-8").split(_SENTENCE_JOIN)
+        joined = sentences[within]
         return tuple(joined.split(_WORD_JOIN)) if joined else ()
 
 
@@ -188,10 +207,12 @@ def unpack_words(part: bytes) -> Sequence[tuple[str, ...]]:
     """The words of a words part (empty when none were stored)."""
     if not part:
         return ()
-    body = zlib.decompress(part)
-    if body[:1] == b"M":
-        return marshal.loads(body[1:])  # type: ignore[no-any-return]
-    return Words(body[1:].decode("utf-8").split(_SENTENCE_JOIN))
+    if part[:1] == b"M":
+        return marshal.loads(zlib.decompress(part[1:]))  # type: ignore[no-any-return]
+    (count,) = struct.unpack_from("<I", part, 1)
+    sizes = np.frombuffer(part, _U32, count + 1, 5).tolist()
+    ends = np.cumsum([5 + 4 * (count + 1), *sizes[1:]]).tolist()
+    return Words(sizes[0], [part[low:high] for low, high in zip(ends, ends[1:])])
 
 
 class _Reader:
@@ -241,6 +262,10 @@ class FlatFeatures:
     def __len__(self) -> int:
         return len(self.sentence_starts) - 1
 
+    def tokens_of(self, i: int) -> np.ndarray:
+        """Document ``i``'s token counts (a view)."""
+        return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
+
     def document(self, i: int) -> PackedFeatures:
         """Document ``i``'s arrays (views, no copy)."""
         s0, s1 = self.sentence_starts[i], self.sentence_starts[i + 1]
@@ -265,7 +290,7 @@ def unpack_many(blobs: Sequence[bytes]) -> FlatFeatures:
         kinds[1].append(blob[_HEADER.size + 8 * entries:raw_end])
         small = zlib.decompress(blob[raw_end:])
         # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, as pack writes them
-        ends = np.cumsum((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences)).tolist()
+        ends = list(accumulate((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences)))
         for kind, low, high in zip(range(2, 9), [0, *ends], ends):
             kinds[kind].append(small[low:high])
     dtypes: tuple[np.dtype, ...] = (_U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32)

@@ -5,64 +5,128 @@ feature held by at most ``max_postings`` sentences of the *whole*
 collection (the others find no candidates). So a check
 
 1. reads the counts of the queries' own features (``features``, indexed)
-   and keeps those under the bound;
-2. reads from ``postings`` the documents holding those, and their features
-   blobs, unpacked at once into flat arrays (:func:`~partialdup.store.codec.unpack_many`);
+   and keeps those held by at most ``max_postings`` distinct bags;
+2. reads from ``postings`` the documents holding those (and, for a query
+   bag made only of features over the bound that the ``bags`` tables hold,
+   the documents holding all its features), and their features blobs,
+   unpacked at once into flat arrays (:func:`~partialdup.store.codec.unpack_many`);
 3. picks, with NumPy, the sentences (and rejoined pairs) of those documents
-   that hold such a feature and indexes just them, searched with the
-   collection's counts (:class:`~partialdup.store.search.PartialIndex`);
+   that hold such a feature (or that bag) and indexes just them, searched
+   with the collection's counts (:class:`~partialdup.store.search.PartialIndex`);
 4. hands the documents to :meth:`~partialdup.pipeline.detector.Detector.check_against`
    as :class:`~partialdup.store.reference.StoredReference`, whose text,
    sentence offsets and words are read from the database only when the
    detector reads them (for the pairs it judges and the spans it reports).
+
+The spans are those of ``check --against`` on the same documents. With
+``word_reach`` N >= 0 (``--word-reach``; default -1) they may differ in one
+way, for speed: the detector's searches over *every* reference sentence's
+words (the word sets of edited copies, the headlines) look, in a stored
+document, only at the sentences within N of one that the detector's rule
+pairs with a query sentence (:attr:`StoredReference.scanned`, read by
+:func:`~partialdup.pipeline.edits.scanned_words`): an edited copy there is
+found as in memory; an edited sentence sharing no feature with its source
+and far from any copied sentence is not. Scanning every sentence of every
+candidate (thousands of documents at a million sentences) costs seconds per
+check.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import islice
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
+from partialdup.index.sparse import ReferenceIndex
+from partialdup.methods.similarity import CopyRule
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.store import codec
 from partialdup.store.records import signed, slices
-from partialdup.store.reference import StoredReference
+from partialdup.store.reference import StoredReference, TextCache
 from partialdup.store.search import PartialIndex, partial_reference_index
+from partialdup.store.writer import bag_keys
 
-__all__ = ["check_stored", "holding"]
+__all__ = ["check_stored", "holding", "identical", "FeatureCounts"]
 
 
-def check_stored(db: sqlite3.Connection, detector: Detector, query_docs: Sequence[DocumentFeatures]) -> Detection:
+def check_stored(
+    db: sqlite3.Connection, detector: Detector, query_docs: Sequence[DocumentFeatures], cache: TextCache | None = None
+) -> Detection:
     """Passages of each query copied from the stored documents (inside the caller's read transaction).
 
-    The spans equal those of ``detector.check(query_docs, stored documents)``;
-    the statistics count the whole collection.
+    The spans equal those of ``detector.check(query_docs, stored documents)``
+    (with ``word_reach`` >= 0, but for the word searches' reach: see the module's docstring); the
+    statistics count the whole collection (but ``frequent_sentences``, not known: 0).
+    ``cache`` keeps the texts read for later checks (valid for the caller's
+    state of the store; None: none kept).
     """
-    wanted = {f for bag in _query_bags(detector, query_docs) for f in bag}
-    in_sentences, in_joins = _feature_counts(db, wanted)
+    in_sentences, in_joins = _query_bags(detector, query_docs)
+    wanted = {f for bag in in_sentences for f in bag}
+    counts = _feature_counts(db, wanted)
     bound = detector.config.max_postings
-    usual_sentences = [f for f in wanted if 0 < in_sentences.get(f, 0) <= bound]
-    usual_joins = [f for f in wanted if 0 < in_joins.get(f, 0) <= bound]
-    numbers = _documents_holding(db, [*usual_sentences, *usual_joins])
+    usual_sentences = [f for f in wanted if 0 < counts.sentence_bags.get(f, 0) <= bound]
+    usual_joins = [f for f in wanted if 0 < counts.join_bags.get(f, 0) <= bound]
+    # Bags made only of over-frequent features meet their identical copies only.
+    alone = _stored_alone(db, "bags", in_sentences, counts.sentence_bags, bound)
+    alone_joins = _stored_alone(db, "join_bags", in_joins, counts.join_bags, bound)
+    alone_numbers = _documents_holding_all(db, [*alone, *alone_joins])
+    numbers = sorted(set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers)
     ids, flat = _features(db, numbers)
     # Documents are numbered by their position here, in the collection's order.
-    frequent = lambda: int(db.execute(f"SELECT count(*) FROM features WHERE sentences > {int(bound)}").fetchone()[0])  # noqa: E731
+    frequent = lambda: int(  # noqa: E731
+        db.execute(f"SELECT count(*) FROM features WHERE sentence_bags > {int(bound)}").fetchone()[0]
+    )
     index = partial_reference_index(
-        PartialIndex(holding(flat, usual_sentences, joins=False), in_sentences, bound, frequent),
-        PartialIndex(holding(flat, usual_joins, joins=True), in_joins, bound, frequent),
+        PartialIndex(
+            _with_identical(holding(flat, usual_sentences, joins=False), identical(flat, alone, joins=False)),
+            counts.sentences, counts.sentence_bags, bound, frequent,
+        ),
+        PartialIndex(
+            _with_identical(holding(flat, usual_joins, joins=True), identical(flat, alone_joins, joins=True)),
+            counts.joins, counts.join_bags, bound, frequent,
+        ),
     )
     counts = np.diff(flat.sentence_starts).tolist()
+    reach = detector.config.word_reach
+    scanned = (
+        _scanned(_paired(index, detector.rule, in_sentences, in_joins), counts, reach)
+        if reach >= 0 else [None] * len(counts)
+    )
+    cache = cache or TextCache()
+    texts = lambda number, sentences: cache.get(number, sentences, partial(_text_blob, db))  # noqa: E731
     references = [
-        StoredReference(doc_id, count, partial(flat.document, i), _text_blob(db, n))
+        StoredReference(doc_id, count, flat, i, texts, n, scanned[i])
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, counts))
     ]
     detection = detector.check_against(query_docs, references, index)  # type: ignore[arg-type]
     return replace(detection, stats=_run_stats(db, detection.stats, query_docs))
+
+
+def _paired(index: ReferenceIndex, rule: CopyRule, in_sentences: Sequence[Bag], in_joins: Sequence[Bag]) -> set[tuple[int, int]]:
+    """(document, sentence) of the held sentences ``rule`` pairs with a query
+    bag (both sentences of a rejoined pair)."""
+    paired: set[tuple[int, int]] = set()
+    for part, bags, width in ((index.sentences, in_sentences, 1), (index.joins, in_joins, 2)):
+        entries = part.index.sentences
+        for key in np.unique(part.search(bags, rule).key).tolist():
+            paired.update((entries[key].doc, entries[key].sentence + i) for i in range(width))
+    return paired
+
+
+def _scanned(paired: Iterable[tuple[int, int]], counts: Sequence[int], gap: int) -> list[Sequence[int] | None]:
+    """Per document (position), the sentences the searches over every
+    reference sentence's words look at: the paired ones and the ``gap``
+    sentences either side of each, where the edited sentences of a copied
+    passage lie (they may share no feature with their source)."""
+    near: list[set[int]] = [set() for _ in counts]
+    for doc, sentence in paired:
+        near[doc].update(range(max(sentence - gap, 0), min(sentence + gap + 1, counts[doc])))
+    return [sorted(sentences) for sentences in near]
 
 
 def holding(flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> list[tuple[int, int, Bag]]:
@@ -124,28 +188,99 @@ def holding_plain(packed: Sequence[codec.PackedFeatures], wanted: Iterable[int],
     return entries
 
 
-def _query_bags(detector: Detector, query_docs: Sequence[DocumentFeatures]) -> Iterator[Bag]:
-    """The bags a query looks up: its matchable sentences' and its rejoined pairs'."""
-    for doc in query_docs:
-        yield from (bag for i, bag in enumerate(doc.bags) if detector.matchable(doc, i))
-        yield from (bag for _, bag in doc.joins)
+def _query_bags(detector: Detector, query_docs: Sequence[DocumentFeatures]) -> tuple[list[Bag], list[Bag]]:
+    """The bags a query looks up: (in the stored sentences: its matchable
+    sentences', rejoined pairs' and quotations'; in the stored rejoined
+    pairs: its matchable sentences')."""
+    matchable = [bag for doc in query_docs for i, bag in enumerate(doc.bags) if detector.matchable(doc, i)]
+    others = [bag for doc in query_docs for pairs in (doc.joins, doc.quotes) for _, bag in pairs]
+    return [*matchable, *others], matchable
 
 
-def _feature_counts(db: sqlite3.Connection, features: Iterable[int]) -> tuple[dict[int, int], dict[int, int]]:
-    """Matchable sentences and rejoined pairs of the collection holding each feature."""
-    in_sentences: dict[int, int] = {}
-    in_joins: dict[int, int] = {}
+@dataclass(frozen=True)
+class FeatureCounts:
+    """Per feature of a query, what the whole collection holds (absent: 0).
+
+    Attributes:
+        sentences: Matchable sentences holding it.
+        joins: Rejoined pairs holding it.
+        sentence_bags: Distinct bags of matchable sentences holding it.
+        join_bags: Distinct bags of rejoined pairs holding it.
+    """
+
+    sentences: dict[int, int] = field(default_factory=dict)
+    joins: dict[int, int] = field(default_factory=dict)
+    sentence_bags: dict[int, int] = field(default_factory=dict)
+    join_bags: dict[int, int] = field(default_factory=dict)
+
+
+def _feature_counts(db: sqlite3.Connection, features: Iterable[int]) -> FeatureCounts:
+    """The collection's counts of each feature."""
+    counts = FeatureCounts()
+    columns = (counts.sentences, counts.joins, counts.sentence_bags, counts.join_bags)
     for chunk in slices(sorted(features)):
         marks = ",".join("?" * len(chunk))
-        for feature, sentences, joins in db.execute(
-            f"SELECT feature, sentences, joins FROM features WHERE feature IN ({marks})", [signed(f) for f in chunk]
+        for feature, *values in db.execute(
+            f"SELECT feature, sentences, joins, sentence_bags, join_bags FROM features WHERE feature IN ({marks})",
+            [signed(f) for f in chunk],
         ):
             unsigned = feature & 0xFFFFFFFFFFFFFFFF
-            if sentences:
-                in_sentences[unsigned] = sentences
-            if joins:
-                in_joins[unsigned] = joins
-    return in_sentences, in_joins
+            for column, value in zip(columns, values):
+                if value:
+                    column[unsigned] = value
+    return counts
+
+
+def _stored_alone(db: sqlite3.Connection, table: str, bags: Sequence[Bag], distinct: Mapping[int, int], bound: int) -> list[Bag]:
+    """The distinct bags among ``bags`` made only of features over the bound
+    (by ``distinct``) that ``table`` holds: they find their identical copies only."""
+    alone = {bag_keys([bag])[0]: bag for bag in bags if bag and all(distinct.get(f, 0) > bound for f in bag)}
+    stored: set[int] = set()
+    for chunk in slices(sorted(alone)):
+        marks = ",".join("?" * len(chunk))
+        stored.update(key for (key,) in db.execute(f"SELECT digest FROM {table} WHERE digest IN ({marks})", chunk))
+    return [alone[key] for key in sorted(stored)]
+
+
+def _documents_holding_all(db: sqlite3.Connection, bags: Iterable[Bag]) -> set[int]:
+    """Numbers of the documents whose postings name every feature of one of the bags."""
+    numbers: set[int] = set()
+    for bag in bags:
+        found: set[int] | None = None
+        for feature in sorted(bag):
+            holders = {doc for (doc,) in db.execute("SELECT doc FROM postings WHERE feature = ?", (signed(feature),))}
+            found = holders if found is None else found & holders
+        numbers |= found or set()
+    return numbers
+
+
+def identical(flat: codec.FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> list[tuple[int, int, Bag]]:
+    """(document, sentence, bag) of the matchable sentences (or rejoined
+    pairs) whose bag equals one of ``bags``, documents numbered by their
+    position in ``flat`` (plain: a rare case, bags of over-frequent features only)."""
+    if not bags:
+        return []
+    wanted = set(bag_keys(bags))
+    found = []
+    for number in range(len(flat)):
+        doc = flat.document(number)
+        if joins:
+            own = codec.bags(doc.join_sizes, doc.join_features, doc.join_counts)
+            positions, usable = doc.join_at.tolist(), [True] * len(own)
+        else:
+            own = codec.bags(doc.bag_sizes, doc.features, doc.counts)
+            positions, usable = list(range(len(own))), doc.matchable.astype(bool).tolist()
+        keys = bag_keys(own)
+        found += [
+            (number, p, bag) for p, bag, key, ok in zip(positions, own, keys, usable)
+            if ok and key in wanted and any(bag == other for other in bags)
+        ]
+    return found
+
+
+def _with_identical(entries: list[tuple[int, int, Bag]], more: list[tuple[int, int, Bag]]) -> list[tuple[int, int, Bag]]:
+    """Both lists of entries, in (document, sentence) order (they share none)."""
+    return sorted(entries + more, key=lambda entry: (entry[0], entry[1])) if more else entries
 
 
 def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[int]:
@@ -169,9 +304,9 @@ def _features(db: sqlite3.Connection, numbers: Sequence[int]) -> tuple[list[str]
     return [doc_id for doc_id, _ in rows], codec.unpack_many([blob for _, blob in rows])
 
 
-def _text_blob(db: sqlite3.Connection, number: int) -> Callable[[], bytes]:
-    """Reads a document's text blob when called (inside the check's read transaction)."""
-    return lambda: db.execute("SELECT text FROM bodies WHERE doc = ?", (number,)).fetchone()[0]
+def _text_blob(db: sqlite3.Connection, number: int) -> bytes:
+    """A document's text blob (read inside the check's read transaction)."""
+    return db.execute("SELECT text FROM bodies WHERE doc = ?", (number,)).fetchone()[0]  # type: ignore[no-any-return]
 
 
 def _run_stats(db: sqlite3.Connection, stats: RunStats, query_docs: Sequence[DocumentFeatures]) -> RunStats:

@@ -11,7 +11,8 @@ and the blobs are read from the database when first needed.
 from __future__ import annotations
 
 import dataclasses
-from functools import cached_property
+from collections import OrderedDict
+from functools import cached_property, partial
 from typing import Any, Callable, Sequence, overload
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store import codec
 
-__all__ = ["StoredReference"]
+__all__ = ["StoredReference", "StoredText", "TextCache"]
 
 _DEFAULTS = {
     f.name: f.default for f in dataclasses.fields(DocumentFeatures) if f.default is not dataclasses.MISSING
@@ -72,35 +73,148 @@ class _Ints(Sequence[int]):
         return int(self._values[index])
 
 
+class _Bags(Sequence[Bag]):
+    """A document's bags, each made into a dict when first read (the
+    detector reads the bags of a few sentences of most documents it pairs)."""
+
+    def __init__(self, sizes: np.ndarray, features: np.ndarray, counts: np.ndarray) -> None:
+        # Python lists, sliced per bag: far cheaper than NumPy slices and scalars.
+        self._ends = np.cumsum(sizes, dtype=np.int64).tolist()
+        self._sizes = sizes.tolist()
+        self._features, self._counts = features.tolist(), counts.tolist()
+        self._made: dict[int, Bag] = {}
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, index: int) -> Bag: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Bag, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Bag | tuple[Bag, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        position = range(len(self))[index]
+        bag = self._made.get(position)
+        if bag is None:
+            end = self._ends[position]
+            start = end - self._sizes[position]
+            bag = self._made[position] = dict(zip(self._features[start:end], self._counts[start:end]))
+        return bag
+
+
+class StoredText:
+    """A stored document's text blob, read and unpacked part by part when first asked for.
+
+    Args:
+        read: Reads the blob from the store (called at most once).
+        sentences: The document's sentence count.
+    """
+
+    def __init__(self, read: Callable[[], bytes], sentences: int) -> None:
+        self._read, self._count = read, sentences
+
+    @cached_property
+    def _blob(self) -> bytes:
+        return self._read()
+
+    @cached_property
+    def part(self) -> codec.TextPart:
+        """Sentence offsets and text (the words and other fields still packed)."""
+        return codec.unpack_text_part(self._blob, self._count)
+
+    @cached_property
+    def words(self) -> Sequence[tuple[str, ...]]:
+        """The words per sentence, read without decompressing the text."""
+        return codec.unpack_words(codec.text_blob_parts(self._blob)[1])
+
+
+class TextCache:
+    """The :class:`StoredText` of the documents recent checks read, kept for
+    the next checks of a long-running checker (least recently used first out).
+
+    A cached text belongs to one state of the store: :meth:`valid_for` empties
+    the cache when the store's data version (``PRAGMA data_version``, which
+    another connection's commit changes) is not the one it was filled at, and
+    the store empties it when it writes itself.
+
+    Args:
+        size: Documents kept; 0 keeps none (every check reads its own).
+    """
+
+    def __init__(self, size: int = 0) -> None:
+        self._size = size
+        self._texts: OrderedDict[int, StoredText] = OrderedDict()
+        self._version: object = None
+
+    def valid_for(self, version: object) -> None:
+        """Empty the cache unless it was filled at this data version."""
+        if version != self._version:
+            self.clear()
+            self._version = version
+
+    def clear(self) -> None:
+        """Forget every cached text."""
+        self._texts.clear()
+
+    def get(self, number: int, sentences: int, read: Callable[[int], bytes]) -> StoredText:
+        """Document ``number``'s text, cached or read by ``read(number)`` when first asked for."""
+        if not self._size:
+            return StoredText(partial(read, number), sentences)
+        text = self._texts.get(number)
+        if text is None:
+            text = self._texts[number] = StoredText(partial(read, number), sentences)
+            if len(self._texts) > self._size:
+                self._texts.popitem(last=False)
+        else:
+            self._texts.move_to_end(number)
+        return text
+
+
 class StoredReference:
     """Reads like a ``DocumentFeatures`` (same attribute names and values).
 
     Args:
         doc_id: The document's id.
         sentences: How many sentences it has.
-        packed: Gives its features blob, unpacked (called at most once).
-        text_blob: Reads its text blob from the store (called at most once).
+        flat: The features blobs of the check's candidates, unpacked.
+        position: Its position in ``flat``.
+        texts: Gives the text of a document of the store by number and
+            sentence count (called at most once).
+        number: Its document number in the store.
+        scanned: The sentences a search over every reference sentence's
+            words looks at (see :func:`partialdup.pipeline.edits.scanned_words`):
+            those a query can meet through a feature (see
+            :mod:`partialdup.store.query`); None: every sentence.
     """
 
     def __init__(
-        self, doc_id: str, sentences: int, packed: Callable[[], codec.PackedFeatures], text_blob: Callable[[], bytes]
+        self, doc_id: str, sentences: int, flat: codec.FlatFeatures, position: int,
+        texts: Callable[[int, int], StoredText], number: int, scanned: Sequence[int] | None = None,
     ) -> None:
+        # Made for each of thousands of candidates, most of them only
+        # counted: nothing is read or unpacked here.
         self.id = doc_id
+        self.scanned = scanned
         self._count = sentences
-        self._packed_of = packed
-        self._text_blob = text_blob
+        self._flat = flat
+        self._position = position
+        self._texts = texts
+        self._number = number
 
     @cached_property
     def _packed(self) -> codec.PackedFeatures:
-        return self._packed_of()
+        return self._flat.document(self._position)
 
     @cached_property
-    def _blob(self) -> bytes:
-        return self._text_blob()
+    def _text(self) -> StoredText:
+        return self._texts(self._number, self._count)
 
     @cached_property
     def _part(self) -> codec.TextPart:
-        return codec.unpack_text_part(self._blob, self._count)
+        return self._text.part
 
     @cached_property
     def _others(self) -> dict[str, Any]:
@@ -118,17 +232,18 @@ class StoredReference:
 
     @cached_property
     def tokens(self) -> Sequence[int]:
-        return _Ints(self._packed.tokens)
+        # Read for the held sentences of every candidate: from the flat
+        # arrays directly, without making the document's other arrays.
+        return _Ints(self._flat.tokens_of(self._position))
 
     @cached_property
     def words(self) -> Sequence[tuple[str, ...]]:
-        # The words part is read without decompressing the text.
-        return codec.unpack_words(codec.text_blob_parts(self._blob)[1])
+        return self._text.words
 
     @cached_property
-    def bags(self) -> tuple[Bag, ...]:
+    def bags(self) -> Sequence[Bag]:
         packed = self._packed
-        return tuple(codec.bags(packed.bag_sizes, packed.features, packed.counts))
+        return _Bags(packed.bag_sizes, packed.features, packed.counts)
 
     @cached_property
     def joins(self) -> tuple[tuple[int, Bag], ...]:

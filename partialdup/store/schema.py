@@ -11,8 +11,15 @@ One file, no server. Tables:
   :mod:`partialdup.store.codec`): a query reading only features stops
   before the text;
 * ``features``: per feature, how many matchable sentences and how many
-  rejoined pairs hold it, so that ``max_postings`` and the skipped-postings
-  count are computed on the whole collection, exactly as in memory;
+  rejoined pairs hold it (the skipped-postings count), and how many
+  *distinct* bags of each kind hold it (what ``max_postings`` bounds: the
+  in-memory index groups identical bags, :mod:`partialdup.index.groups`),
+  so that both are computed on the whole collection, exactly as in memory;
+* ``bags`` and ``join_bags``: per distinct bag (its 64-bit digest), how
+  many matchable sentences (rejoined pairs) hold it: a bag's features count
+  once towards ``max_postings`` however often it is stored, and a query
+  sentence made only of over-frequent features still finds its identical
+  copies;
 * ``postings``: (feature, document) for every feature of a document's
   matchable sentences and rejoined pairs: which documents a query must read.
 
@@ -31,7 +38,8 @@ from pathlib import Path
 __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 
 #: 2: token counts moved to the features blob, words stored apart (see codec).
-SCHEMA_VERSION = 2
+#: 3: distinct bags counted per feature, tables of bag digests.
+SCHEMA_VERSION = 3
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0
@@ -50,8 +58,12 @@ CREATE TABLE IF NOT EXISTS bodies (doc INTEGER PRIMARY KEY, features BLOB NOT NU
 CREATE TABLE IF NOT EXISTS features (
     feature INTEGER PRIMARY KEY,
     sentences INTEGER NOT NULL,
-    joins INTEGER NOT NULL
+    joins INTEGER NOT NULL,
+    sentence_bags INTEGER NOT NULL,
+    join_bags INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS bags (digest INTEGER PRIMARY KEY, members INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS join_bags (digest INTEGER PRIMARY KEY, members INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS postings (
     feature INTEGER NOT NULL,
     doc INTEGER NOT NULL,
@@ -84,4 +96,6 @@ def create_tables(connection: sqlite3.Connection, max_postings: int) -> None:
     for statement in _TABLES.split(";"):
         if statement.strip():
             connection.execute(statement)
-    connection.execute(f"CREATE INDEX IF NOT EXISTS frequent ON features (sentences) WHERE sentences > {int(max_postings)}")
+    connection.execute(
+        f"CREATE INDEX IF NOT EXISTS frequent ON features (sentence_bags) WHERE sentence_bags > {int(max_postings)}"
+    )

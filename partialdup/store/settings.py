@@ -69,11 +69,17 @@ def settings_of(config: Config, idf_values: Any, idf_default: float, tokenizer: 
     return {"method": config.method, **flat, "idf": idf_fingerprint(idf_values, idf_default), "tokenizer": backend}
 
 
+#: Parameters of how a check reads a store, not of how its documents were
+#: indexed: not recorded, so each check may choose (``--word-reach``).
+_READ_ONLY = {"word_reach"}
+
+
 def _run_only() -> set[str]:
     """Parameters that say how a run is carried out (``--jobs``), never what it
-    finds: not recorded, so a store made with one value is read with any other."""
+    finds, and those of how a check reads the store (:data:`_READ_ONLY`):
+    not recorded, so a store made with one value is read with any other."""
     config = Config()
-    names = {f.name for f, info in params_of(config) if info.run_only}
+    names = {f.name for f, info in params_of(config) if info.run_only} | _READ_ONLY
     for group in Config.METHOD_FIELDS:
         names.update(f"{group}.{f.name}" for f, info in params_of(getattr(config, group)) if info.run_only)
     return names

@@ -20,6 +20,7 @@ from partialdup.core.types import Document, DocumentFeatures
 from partialdup.pipeline.detector import AnyDocument, Detection, Detector
 from partialdup.store import codec
 from partialdup.store.query import check_stored
+from partialdup.store.reference import TextCache
 from partialdup.store.records import AddReport, StoredDocument, StoreError, StoreStats, require_store, slices
 from partialdup.store.schema import SCHEMA_VERSION, connect, create_tables
 from partialdup.store.settings import first_difference, settings_of
@@ -40,6 +41,9 @@ class Store:
         idf: The detector's IDF table (fingerprinted: features depend on it).
         create: Create the file when it does not exist (adding); otherwise a
             missing file is an error (checking).
+        cache: Documents whose unpacked texts and words are kept from one
+            check to the next (a long-running checker; least recently used
+            out, dropped when the store changes); 0 keeps none.
 
     Raises:
         StoreError: The file is missing (``create`` False), is not a store,
@@ -47,9 +51,11 @@ class Store:
     """
 
     def __init__(
-        self, path: str | Path, detector: Detector | None = None, idf: IdfTable | None = None, *, create: bool = False
+        self, path: str | Path, detector: Detector | None = None, idf: IdfTable | None = None, *, create: bool = False,
+        cache: int = 0,
     ) -> None:
         self.path = Path(path)
+        self._cache = TextCache(cache)
         if not create:
             require_store(self.path)
         self._detector = detector
@@ -135,10 +141,12 @@ class Store:
             batch: Documents per transaction.
             extras: Extra fields per document id (a date, a URL), kept as JSON.
         """
+        self._cache.clear()  # a replaced document keeps its number
         return Writer(self._db, self.detector).add(documents, batch, extras or {})
 
     def remove(self, ids: Iterable[str]) -> list[str]:
         """Remove documents by id, in one transaction; returns the ids that were not stored."""
+        self._cache.clear()
         return Writer(self._db, self._detector).remove(list(ids))
 
     def documents(self) -> Iterator[StoredDocument]:
@@ -174,15 +182,20 @@ class Store:
     def check(self, queries: Iterable[AnyDocument]) -> Detection:
         """Passages of each query copied from the stored documents (A = query, B = stored).
 
-        The spans equal those of ``detector.check(queries, stored documents)``;
-        the statistics count the whole collection. All reads happen in one
+        The spans equal those of ``detector.check(queries, stored documents)``
+        but for the reach of the searches over every stored sentence's words
+        (see :mod:`partialdup.store.query`); the statistics count the whole collection. All reads happen in one
         read transaction: a writer committing meanwhile is not seen halfway.
         """
         detector = self.detector
         query_docs = [detector.features(q) for q in queries]
         self._db.execute("BEGIN")
         try:
-            return check_stored(self._db, detector, query_docs)
+            # Another connection's commit changes the data version: cached
+            # texts may be stale. Read once the snapshot is taken (by a read).
+            self._db.execute("SELECT count(*) FROM meta").fetchone()
+            self._cache.valid_for(self._db.execute("PRAGMA data_version").fetchone()[0])
+            return check_stored(self._db, detector, query_docs, self._cache)
         finally:
             self._db.execute("COMMIT")
 

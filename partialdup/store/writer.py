@@ -1,10 +1,16 @@
 """Adding and removing documents: one transaction per batch, counts kept exact.
 
 A document is written as its ``documents`` row, its two blobs (see
-:mod:`partialdup.store.codec`), its share of the per-feature counts and its
-postings, all in the batch's transaction: a process killed in the middle
-leaves no half document. Removing (or replacing) a document subtracts
-exactly what adding it added, computed from its stored features blob.
+:mod:`partialdup.store.codec`), its share of the per-feature counts, of the
+bag counts and its postings, all in the batch's transaction: a process
+killed in the middle leaves no half document. Removing (or replacing) a
+document subtracts exactly what adding it added, computed from its stored
+features blob.
+
+A feature's *distinct-bag* count (what ``max_postings`` bounds, as the
+in-memory index does: :mod:`partialdup.index.groups`) changes only when a
+bag is stored for the first time or its last copy is removed: the ``bags``
+and ``join_bags`` tables count the copies of each bag by digest.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ import sqlite3
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-from partialdup.core.types import Document, DocumentFeatures
+from partialdup.core.types import Bag, Document, DocumentFeatures
 from partialdup.pipeline.detector import Detector
 from partialdup.store import codec
+from partialdup.index.groups import bag_digests
 from partialdup.store.records import AddReport, signed, slices, text_hash
 
-__all__ = ["Writer", "stored_hashes"]
+__all__ = ["Writer", "stored_hashes", "bag_keys"]
 
 
 def stored_hashes(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, tuple[int, str]]:
@@ -105,25 +112,65 @@ class Writer:
         )
         doc = int(cursor.lastrowid or 0) if number is None else number  # a rowid is never 0 here
         self._db.execute("INSERT INTO bodies VALUES (?, ?, ?)", (doc, *codec.pack(features, matchable)))
-        in_sentences, in_joins = _held_counts(features, matchable)
-        rows = [(signed(f), in_sentences.get(f, 0), in_joins.get(f, 0)) for f in in_sentences.keys() | in_joins.keys()]
+        sentence_bags = [bag for bag, ok in zip(features.bags, matchable) if ok]
+        join_bags = [bag for _, bag in features.joins]
+        in_sentences, in_joins = _held_counts(sentence_bags, join_bags)
+        new_sentences, new_joins = self._count_bags("bags", sentence_bags, 1), self._count_bags("join_bags", join_bags, 1)
+        rows = [
+            (signed(f), in_sentences.get(f, 0), in_joins.get(f, 0), new_sentences.get(f, 0), new_joins.get(f, 0))
+            for f in in_sentences.keys() | in_joins.keys()
+        ]
         self._db.executemany(
-            "INSERT INTO features VALUES (?, ?, ?) ON CONFLICT(feature) DO UPDATE "
-            "SET sentences = sentences + excluded.sentences, joins = joins + excluded.joins",
+            "INSERT INTO features VALUES (?, ?, ?, ?, ?) ON CONFLICT(feature) DO UPDATE "
+            "SET sentences = sentences + excluded.sentences, joins = joins + excluded.joins, "
+            "sentence_bags = sentence_bags + excluded.sentence_bags, join_bags = join_bags + excluded.join_bags",
             rows,
         )
-        self._db.executemany("INSERT INTO postings VALUES (?, ?)", [(f, doc) for f, _, _ in rows])
+        self._db.executemany("INSERT INTO postings VALUES (?, ?)", [(row[0], doc) for row in rows])
         return doc
+
+    def _count_bags(self, table: str, bag_list: Sequence[Bag], sign: int) -> Counter[int]:
+        """Add (``sign`` 1) or remove (-1) copies of bags in ``table``; returns,
+        per feature, how many distinct bags holding it were stored for the
+        first time (or lost their last copy)."""
+        bag_list = [bag for bag in bag_list if bag]  # an empty bag holds no feature and is never looked up
+        keys = bag_keys(bag_list)
+        copies = Counter(keys)
+        first = dict(zip(keys, bag_list))
+        stored: dict[int, int] = {}
+        for chunk in slices(sorted(copies)):
+            marks = ",".join("?" * len(chunk))
+            stored.update(self._db.execute(f"SELECT digest, members FROM {table} WHERE digest IN ({marks})", chunk))
+        if sign > 0:
+            changed = [key for key in copies if key not in stored]
+            self._db.executemany(
+                f"INSERT INTO {table} VALUES (?, ?) ON CONFLICT(digest) DO UPDATE SET members = members + excluded.members",
+                sorted(copies.items()),
+            )
+        else:
+            changed = [key for key in copies if stored.get(key, 0) <= copies[key]]
+            self._db.executemany(f"UPDATE {table} SET members = members - ? WHERE digest = ?",
+                                 [(n, key) for key, n in sorted(copies.items())])
+            self._db.executemany(f"DELETE FROM {table} WHERE digest = ? AND members <= 0", [(key,) for key in sorted(changed)])
+        return Counter(f for key in changed for f in first[key])
 
     def _delete(self, number: int) -> None:
         """Remove a stored document's rows and its share of the feature counts."""
         (blob,) = self._db.execute("SELECT features FROM bodies WHERE doc = ?", (number,)).fetchone()
-        in_sentences, in_joins = _packed_counts(codec.unpack_features(blob))
-        rows = [(signed(f), in_sentences.get(f, 0), in_joins.get(f, 0)) for f in in_sentences.keys() | in_joins.keys()]
-        self._db.executemany("UPDATE features SET sentences = sentences - ?, joins = joins - ? WHERE feature = ?",
-                             [(s, j, f) for f, s, j in rows])
-        self._db.executemany("DELETE FROM features WHERE feature = ? AND sentences = 0 AND joins = 0", [(f,) for f, _, _ in rows])
-        self._db.executemany("DELETE FROM postings WHERE feature = ? AND doc = ?", [(f, number) for f, _, _ in rows])
+        sentence_bags, join_bags = stored_bags(codec.unpack_features(blob))
+        in_sentences, in_joins = _held_counts(sentence_bags, join_bags)
+        lost_sentences, lost_joins = self._count_bags("bags", sentence_bags, -1), self._count_bags("join_bags", join_bags, -1)
+        rows = [
+            (in_sentences.get(f, 0), in_joins.get(f, 0), lost_sentences.get(f, 0), lost_joins.get(f, 0), signed(f))
+            for f in in_sentences.keys() | in_joins.keys()
+        ]
+        self._db.executemany(
+            "UPDATE features SET sentences = sentences - ?, joins = joins - ?, sentence_bags = sentence_bags - ?, "
+            "join_bags = join_bags - ? WHERE feature = ?",
+            rows,
+        )
+        self._db.executemany("DELETE FROM features WHERE feature = ? AND sentences = 0 AND joins = 0", [(row[-1],) for row in rows])
+        self._db.executemany("DELETE FROM postings WHERE feature = ? AND doc = ?", [(row[-1], number) for row in rows])
         self._db.execute("DELETE FROM bodies WHERE doc = ?", (number,))
         self._db.execute("DELETE FROM documents WHERE doc = ?", (number,))
 
@@ -148,16 +195,27 @@ def _text(document: Document | DocumentFeatures) -> str:
     return document.text
 
 
-def _held_counts(doc: DocumentFeatures, matchable: Sequence[bool]) -> tuple[Counter[int], Counter[int]]:
+def _held_counts(sentence_bags: Sequence[Bag], join_bags: Sequence[Bag]) -> tuple[Counter[int], Counter[int]]:
     """Per feature: matchable sentences holding it, rejoined pairs holding it."""
-    in_sentences: Counter[int] = Counter(f for bag, ok in zip(doc.bags, matchable) if ok for f in bag)
-    in_joins: Counter[int] = Counter(f for _, bag in doc.joins for f in bag)
-    return in_sentences, in_joins
+    return Counter(f for bag in sentence_bags for f in bag), Counter(f for bag in join_bags for f in bag)
 
 
-def _packed_counts(doc: codec.PackedFeatures) -> tuple[Counter[int], Counter[int]]:
-    matchable = doc.matchable.astype(bool)[doc.sentence_rows()]
-    return Counter(doc.features[matchable].tolist()), Counter(doc.join_features.tolist())
+def stored_bags(doc: codec.PackedFeatures) -> tuple[list[Bag], list[Bag]]:
+    """A stored document's matchable sentences' bags and rejoined pairs' bags."""
+    matchable = doc.matchable.astype(bool).tolist()
+    sentence_bags = [bag for bag, ok in zip(codec.bags(doc.bag_sizes, doc.features, doc.counts), matchable) if ok]
+    return sentence_bags, codec.bags(doc.join_sizes, doc.join_features, doc.join_counts)
+
+
+def bag_keys(bag_list: Sequence[Bag]) -> list[int]:
+    """The key of each bag in the ``bags`` tables: the first half of its
+    stable digest (:func:`~partialdup.index.groups.bag_digests`), as SQLite's
+    signed integer. 64 bits: two of a million distinct bags share one with a
+    chance of about 3e-8, and then only a count is off by one (a look-up by
+    digest compares the bags themselves)."""
+    if not bag_list:
+        return []
+    return [signed(key) for key in bag_digests(bag_list)[:, 0].tolist()]
 
 
 def _extras_of(document: Document | DocumentFeatures, extras: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partialdup.core.types import DocumentFeatures, Sentence
@@ -10,6 +10,8 @@ from partialdup.match.boilerplate import (
     BoilerplateSentence,
     boilerplate_sentences,
     boilerplate_verdict,
+    _components,
+    _groups,
     collection_boilerplate,
     reference_boilerplate,
 )
@@ -101,3 +103,15 @@ def test_sentences_are_named_with_offsets_and_an_excerpt():
     listed = boilerplate_sentences(verdict, [doc, *others])
     assert listed[0] == BoilerplateSentence("d", 1, 6, 29, 3, "A template line here.")
     assert listed[0].record()["kind"] == "boilerplate" and listed[1].excerpt == ""
+
+
+@settings(deadline=None)  # the first example imports SciPy
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 4), st.integers(0, 3), st.integers(0, 1), st.integers(0, 4),
+                          st.integers(0, 3)), max_size=30))
+def test_the_fast_groups_are_the_union_find_groups(edges):
+    pairs = [((s, (a, i)), (t, (b, m))) for s, a, i, t, b, m in edges]
+    plain, fast = _groups(pairs), _components(pairs)
+    assert plain.keys() == fast.keys()
+    for node in plain:  # the same partition: two nodes share a plain root exactly when they share a number
+        for other in plain:
+            assert (plain[node] == plain[other]) == (fast[node] == fast[other])

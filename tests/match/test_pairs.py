@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from partialdup.index.inverted import IndexedSentence
 from partialdup.match.pairs import FoundPairs, evident, rejoined_hits
@@ -31,8 +32,8 @@ def test_tentative_only_when_never_recorded_firmly():
     assert not found.is_tentative((0, 2), (1, 2))
 
 
-def test_swapped_orients_every_pair_the_same_way():
-    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+def test_the_order_orients_every_pair_the_same_way():
+    found = FoundPairs(order=range(10))
     found.add((5, 1), (2, 9), 0.7)
     assert found.distinct((2, 5)) == [SentencePair(9, 1, 0.7)]
 
@@ -81,7 +82,7 @@ def test_split_off_moves_the_pairs_apart_with_their_records():
 
 
 def test_has_sees_a_pair_in_either_order_when_swapped():
-    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found = FoundPairs(order=range(10))
     found.add((5, 1), (2, 9), 0.7)
     assert found.has((2, 9), (5, 1)) and found.has((5, 1), (2, 9)) and not found.has((5, 2), (2, 9))
     found.add_rejoined(((3, 0), (3, 1)), (2, 9), 0.9)
@@ -122,7 +123,34 @@ def test_a_weak_pair_with_a_pair_it_could_chain_with_is_kept(neighbour, kept):
 
 def test_weak_pairs_are_marked_in_their_stored_orientation():
     # detect stores a pair with the smaller document first, whichever came first.
-    found = FoundPairs(swapped=lambda first, second: first[0] > second[0])
+    found = FoundPairs(order=range(10))
     found.add((2, 5), (1, 9), 0.7, weak=True)
     found.add((1, 3), (2, 4), 0.9)
     assert found.is_weak((1, 9), (2, 5)) and not found.is_weak((1, 3), (2, 4))
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+                          st.sampled_from([0.0, 0.3, 0.5, 1.0]), st.booleans()), max_size=20))
+def test_adding_firm_records_at_once_is_adding_them_one_by_one(records):
+    records = [((a, i), (b, m), score, weak) for a, i, b, m, score, weak in records if a != b]
+    one, many = FoundPairs(order=[2, 0, 3, 1]), FoundPairs(order=[2, 0, 3, 1])
+    for first, second, score, weak in records:
+        one.add(first, second, score, weak=weak)
+    many.add_firm(records)
+    assert dict(one.by_documents) == dict(many.by_documents)
+    for first, second, _, _ in records:
+        a, b = one.oriented(first, second)
+        assert one.is_weak(a, b) == many.is_weak(a, b) and one.has(first, second) and many.has(first, second)
+        assert one.distinct((a[0], b[0])) == many.distinct((a[0], b[0]))
+
+
+def test_marks_set_after_adding_change_how_a_pair_was_found():
+    found = FoundPairs(order=[1, 0])
+    found.add_firm([((0, 3), (1, 4), 1.0, True), ((0, 5), (1, 6), 1.0, False)])
+    a, b = found.oriented((0, 3), (1, 4))
+    assert (a, b) == ((1, 4), (0, 3)) and found.is_weak(a, b) and not found.is_tentative(a, b)
+    found.mark_strong((0, 3), (1, 4))
+    found.mark_tentative((0, 5), (1, 6))
+    assert not found.is_weak(a, b)
+    assert found.is_tentative(*found.oriented((0, 5), (1, 6)))

@@ -1,6 +1,13 @@
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
-from partialdup.match.spans import _best_alignment, _merge_overlapping, chain_pairs, monotone_alignment, spans_for_documents
+from partialdup.match.spans import (
+    SPLIT_RATIO,
+    _best_alignment,
+    _merge_overlapping,
+    chain_pairs,
+    monotone_alignment,
+    spans_for_documents,
+)
 from partialdup.core.types import Sentence, SentencePair
 
 
@@ -208,3 +215,57 @@ def in_order_pairs(draw):
 @given(st.one_of(pair_lists, in_order_pairs()))
 def test_the_in_order_shortcut_gives_what_the_search_gives(pairs):
     assert monotone_alignment(pairs) == _best_alignment(sorted(set(pairs)))
+
+
+def test_a_split_needs_the_shared_sentence_longer_than_each_half():
+    # A's sentence 1 (90 characters) split over B's 1 and 2 (40 and 45): a split, both pairs stay.
+    pairs = [P(0, 0), P(1, 1), P(1, 2), P(2, 3)]
+    assert monotone_alignment(pairs, lengths=([50, 90, 50], [50, 40, 45, 50])) == pairs
+    # Two template lines of one length beside the copy of one of them: no
+    # split: one pair goes (of two that tie, with no agreement given, the later stays).
+    assert monotone_alignment(pairs, lengths=([50, 44, 50], [50, 40, 45, 50])) == [P(0, 0), P(1, 2), P(2, 3)]
+    # The same the other way: B's sentence split over A's two.
+    pairs = [P(0, 0), P(1, 1), P(2, 1), P(3, 2)]
+    assert monotone_alignment(pairs, lengths=([50, 40, 45, 50], [50, 90, 50])) == pairs
+    assert len(monotone_alignment(pairs, lengths=([50, 40, 45, 50], [50, 44, 50]))) == 3
+
+
+def test_agreement_breaks_a_tie_for_the_verbatim_twin():
+    # A's sentence 4 pairs with B's 165 (verbatim) and 170 (a sibling a word
+    # apart) at the same bag-Jaccard: the words decide.
+    pairs = [P(3, 164), P(4, 165), P(4, 170)]
+    words = {(4, 165): 100.0, (4, 170): 88.0, (3, 164): 100.0}
+    assert monotone_alignment(pairs) == [P(3, 164), P(4, 170)]  # without words: the later pair
+    assert monotone_alignment(pairs, agreement=lambda i, m: words[(i, m)]) == [P(3, 164), P(4, 165)]
+
+
+def _best_weighted_total(pairs, lengths, agreement):
+    # Plain O(n^2) reference with the split rule and the agreement weight.
+    ordered = sorted(set(pairs))
+    (a_len, b_len) = lengths
+    weight = [(p.score or 1e-9) + 1e-4 * agreement(p.a, p.b) for p in ordered]
+    best = list(weight)
+    for j, q in enumerate(ordered):
+        for i in range(j):
+            p = ordered[i]
+            follows = p.a < q.a and p.b < q.b
+            a_split = (p.a, p.b + 1) == (q.a, q.b) and a_len[q.a] >= SPLIT_RATIO * max(b_len[p.b], b_len[q.b])
+            b_split = (p.a + 1, p.b) == (q.a, q.b) and b_len[q.b] >= SPLIT_RATIO * max(a_len[p.a], a_len[q.a])
+            if follows or a_split or b_split:
+                best[j] = max(best[j], best[i] + weight[j])
+    return max(best, default=0.0)
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.builds(P, st.integers(0, 7), st.integers(0, 7), st.sampled_from([0.0, 0.3, 0.6, 1.0])), max_size=14),
+    st.lists(st.integers(1, 100), min_size=8, max_size=8),
+    st.lists(st.integers(1, 100), min_size=8, max_size=8),
+    st.integers(0, 10**6),
+)
+def test_the_rules_give_the_best_chain_of_the_plain_reference(pairs, a_len, b_len, seed):
+    agreement = lambda i, m: float((i * 7919 + m * 104729 + seed) % 101)  # noqa: E731
+    kept = monotone_alignment(pairs, lengths=(a_len, b_len), agreement=agreement)
+    assert set(kept) <= set(pairs) and kept == sorted(kept)
+    total = sum((p.score or 1e-9) + 1e-4 * agreement(p.a, p.b) for p in kept)
+    assert abs(total - _best_weighted_total(pairs, (a_len, b_len), agreement)) < 1e-9

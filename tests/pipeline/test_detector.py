@@ -6,6 +6,8 @@ from partialdup.pipeline.factory import make_detector
 from partialdup.match.refine import MAX_GROWTH_SENTENCES
 from partialdup.core.types import Document
 
+from tests.paths import REPO
+
 
 @pytest.fixture(scope="module")
 def detector(tokenizer, idf):
@@ -298,3 +300,18 @@ OD_CN = (
 def test_weak_pairs_in_line_are_evidence(detector):
     [span] = detector.check([Document("tw", OD_TW)], [Document("cn", OD_CN)]).spans
     assert (OD_TW[span.a_start : span.a_end], OD_CN[span.b_start : span.b_end]) == (OD_TW.strip(), OD_CN.strip())
+
+
+def test_a_verbatim_sentence_wins_over_its_template_siblings(detector):
+    # file-hierarchy(7) (zh_TW, goldenset/src) says the same of $XDG_CACHE_HOME,
+    # $XDG_CONFIG_HOME and $XDG_DATA_HOME, a word apart; a copy of the cache
+    # paragraph pairs its last sentence with all three at bag-Jaccard 1.0.
+    # The alignment keeps the verbatim one (its words agree best), not the
+    # later sibling.
+    source = (REPO / "goldenset" / "src" / "man_zhtw_file_hierarchy.7.txt").read_text(encoding="utf-8")
+    copy = "\n".join(source.splitlines()[120:124]) + "\n"
+    spans = detector.detect([Document("a", copy), Document("b", source)]).spans
+    last = copy.rstrip().split("。 ")[-1]
+    assert "$XDG_CACHE_HOME" in last
+    [span] = [s for s in spans if s.a_sentences == (0, 4)]
+    assert source[span.b_start : span.b_end].endswith(last)

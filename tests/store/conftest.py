@@ -11,6 +11,8 @@ import pytest
 from partialdup.core.config import Config
 from partialdup.pipeline.factory import make_detector
 from partialdup.store import codec
+from partialdup.store.records import signed
+from partialdup.store.writer import bag_keys
 
 
 @pytest.fixture(scope="session")
@@ -18,12 +20,14 @@ def detector(tokenizer, idf):
     return make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
 
 
-def rebuilt_counts(path: Path) -> tuple[dict[int, tuple[int, int]], set[tuple[int, int]]]:
-    """The features and postings tables recomputed from the stored blobs alone."""
+def rebuilt_counts(path: Path) -> tuple[dict[int, tuple[int, ...]], set[tuple[int, int]], tuple[dict[int, int], dict[int, int]]]:
+    """The features, postings and bags tables recomputed from the stored blobs
+    alone, plainly: distinct bags told apart by their sorted items, not by digest."""
     db = sqlite3.connect(str(path))
     in_sentences: Counter[int] = Counter()
     in_joins: Counter[int] = Counter()
     postings: set[tuple[int, int]] = set()
+    distinct: tuple[Counter, Counter] = (Counter(), Counter())  # sorted bag items -> copies
     for doc, blob in db.execute("SELECT doc, features FROM bodies"):
         packed = codec.unpack_features(blob)
         matchable = packed.matchable.astype(bool)[packed.sentence_rows()]
@@ -32,19 +36,35 @@ def rebuilt_counts(path: Path) -> tuple[dict[int, tuple[int, int]], set[tuple[in
         in_sentences.update(own_s)
         in_joins.update(own_j)
         postings.update((f, doc) for f in own_s.keys() | own_j.keys())
+        sentence_bags = [b for b, ok in zip(codec.bags(packed.bag_sizes, packed.features, packed.counts), packed.matchable) if ok]
+        join_bags = codec.bags(packed.join_sizes, packed.join_features, packed.join_counts)
+        for kind, bag_list in enumerate((sentence_bags, join_bags)):
+            distinct[kind].update(tuple(sorted(bag.items())) for bag in bag_list if bag)
     db.close()
-    features = {f: (in_sentences[f], in_joins[f]) for f in in_sentences.keys() | in_joins.keys()}
-    return features, postings
+    bag_counts = [Counter(signed(f) for items in kind for f, _ in items) for kind in distinct]
+    features = {
+        f: (in_sentences[f], in_joins[f], bag_counts[0][f], bag_counts[1][f]) for f in in_sentences.keys() | in_joins.keys()
+    }
+    bags = tuple({bag_keys([dict(items)])[0]: n for items, n in kind.items()} for kind in distinct)
+    return features, postings, (bags[0], bags[1])
 
 
-def stored_tables(path: Path) -> tuple[dict[int, tuple[int, int]], set[tuple[int, int]], list[tuple]]:
+def stored_tables(path: Path) -> tuple[dict[int, tuple[int, ...]], set[tuple[int, int]], list[tuple]]:
     """(features, postings, document rows) as stored."""
     db = sqlite3.connect(str(path))
-    features = {f: (s, j) for f, s, j in db.execute("SELECT feature, sentences, joins FROM features")}
+    features = {f: tuple(counts) for f, *counts in db.execute("SELECT feature, sentences, joins, sentence_bags, join_bags FROM features")}
     postings = set(db.execute("SELECT feature, doc FROM postings"))
     documents = db.execute("SELECT doc, id, sha256, chars, sentences FROM documents ORDER BY doc").fetchall()
     db.close()
     return features, postings, documents
+
+
+def stored_bags(path: Path) -> tuple[dict[int, int], dict[int, int]]:
+    """The bags and join_bags tables: digest -> copies."""
+    db = sqlite3.connect(str(path))
+    bags = tuple(dict(db.execute(f"SELECT digest, members FROM {table}")) for table in ("bags", "join_bags"))
+    db.close()
+    return bags[0], bags[1]
 
 
 def assert_consistent(path: Path) -> list[tuple]:
@@ -62,5 +82,5 @@ def assert_consistent(path: Path) -> list[tuple]:
     for doc, doc_id, _, chars, sentences in documents:
         whole = codec.unpack_document(doc_id, codec.unpack_features(blobs[doc][0]), blobs[doc][1])
         assert len(whole.sentences) == sentences and len(whole.text or "") == chars
-    assert (features, postings) == rebuilt_counts(path)
+    assert (features, postings, stored_bags(path)) == rebuilt_counts(path)
     return documents

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from partialdup.cli.main import main
 from tests.paths import SLICE
@@ -72,3 +73,17 @@ def test_extra_jsonl_fields_are_stored_and_listed(tmp_path, capsys) -> None:
     assert main(["index", "list", "--db", str(db)]) == 0
     [record] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert (record["id"], record["date"], record["url"]) == ("n1", "2024-05-01", "https://example.org/x")
+
+
+def test_a_store_of_an_older_schema_is_refused_in_one_line(tmp_path, capsys) -> None:
+    db = tmp_path / "old.db"
+    assert main(["index", "add", str(SLICE / "src" / "common_licenses_GPL_2.txt"), "--db", str(db)]) == 0
+    with sqlite3.connect(str(db)) as connection:  # as a store of schema 2 (before distinct bags were counted) reads
+        connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    connection.close()
+    capsys.readouterr()
+    query = str(SLICE / "susp" / sorted(p.name for p in (SLICE / "susp").iterdir())[0])
+    for command in (["check", query, "--db", str(db)], ["index", "add", query, "--db", str(db)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "old.db: store schema version 2, this partialdup reads 3" in err

@@ -50,3 +50,14 @@ def test_words_round_trip_lazily_and_keep_separators_exactly() -> None:
         assert codec.unpack_document("d", codec.unpack_features(features), text) == doc
     empty = DocumentFeatures("d", (Sentence(0, 0, 1),), ({},), (0,), "a")
     assert codec.unpack_words(codec.text_blob_parts(codec.pack(empty, [False])[1])[1]) == ()
+
+
+def test_words_of_many_chunks_read_in_any_order(detector, sources) -> None:
+    # Documents of several chunks of WORD_CHUNK sentences: every sentence's
+    # words, read back to front (each chunk opened by its last sentence).
+    longest = max((detector.features(d) for d in sources[:8]), key=lambda f: len(f.sentences))
+    assert len(longest.words) > 2 * codec.WORD_CHUNK
+    _, text = codec.pack(longest, [False] * len(longest.bags))
+    stored = codec.unpack_words(codec.text_blob_parts(text)[1])
+    assert len(stored) == len(longest.words)
+    assert [stored[i] for i in reversed(range(len(stored)))] == list(reversed(longest.words))

@@ -1,0 +1,164 @@
+"""The candidate search of headlines: which longer sentences may hold a title.
+
+A headline's title (see :mod:`partialdup.match.embedded`) is looked for in
+the longer sentences that hold its two rarest words; a candidate's units must
+hold the title's units as one contiguous run. :func:`candidate_pairs` looks
+up each long sentence's words once in the set of the titles' rarest words;
+:func:`plain_candidate_pairs` is the plain reference that tests every pair
+(the tests check the two agree).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from itertools import chain
+from typing import Iterator, Sequence
+
+from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, run_at, title_words, word_units
+
+__all__ = ["KEY_POSTINGS", "candidate_pairs", "key_words", "plain_candidate_pairs"]
+
+#: A title whose rarest key word the long sentences hold more often than
+#: this (counting repeats) finds no candidates: it is made of common words
+#: only ("GNU General Public License"), and would make a candidate of every
+#: sentence that mentions them.
+KEY_POSTINGS = 200
+
+
+def candidate_pairs(
+    shorts: Sequence[Sequence[str]],
+    longs: Sequence[Sequence[str]],
+    *,
+    short_docs: Sequence[int] | None = None,
+    long_docs: Sequence[int] | None = None,
+) -> list[tuple[int, int]]:
+    """(short row, long row) of the pairs where the short sentence's title
+    (:func:`title_words`) holds :data:`MIN_TOKENS` to :data:`MAX_TOKENS`
+    tokens, the long sentence's own title holds more tokens and the
+    title's two key words (:func:`key_words`, ranked by how many times the
+    long sentences hold each word), and the title's units are one
+    contiguous run of the long sentence's (:func:`run_at` on
+    :func:`word_units`); sorted.
+
+    Only the long sentences holding a title's rarest key word are looked at
+    for it, so common words (the, 的) never make candidates: a set look-up
+    per long sentence, and a check per sentence that holds a key word.
+
+    Args:
+        shorts: The words of each short sentence (section number included).
+        longs: The words of each long sentence.
+        short_docs: Document of each short row; with ``long_docs``, a pair
+            within one document is never made. None: no exclusion.
+        long_docs: Document of each long row.
+    """
+    counts = Counter(chain.from_iterable(longs))
+    # Identical titles (a man page's colophon line in every page) are
+    # looked up once, as one group of rows.
+    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for row, words in enumerate(shorts):
+        title = tuple(words[title_words(words) :])
+        if MIN_TOKENS <= len(title) <= MAX_TOKENS:
+            groups[title].append(row)
+    by_key: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for title in groups:
+        rarest, second = key_words(title, counts)
+        if counts[rarest] <= KEY_POSTINGS:
+            by_key[rarest].append((second, title))
+    keys = frozenset(by_key)
+    looked_up: dict[tuple[str, ...], _Title] = {}
+    found = []
+    for long_row, words in enumerate(longs):
+        hit = keys.intersection(words) if len(words) > MIN_TOKENS else None
+        if not hit:
+            continue
+        size = len(words) - title_words(words) if words[0][:1].isdigit() or words[0] == "第" else len(words)
+        characters: set[str] | None = None
+        long_units: list[str] | None = None
+        for key in hit:
+            for second, title in by_key[key]:
+                if len(title) >= size or second not in words:
+                    continue
+                looked = looked_up.get(title) or looked_up.setdefault(title, _Title.of(title))
+                # A run holds every word of the title that is one unit and
+                # every character of its Han words (cheap to rule out; the
+                # units are compared only then).
+                if not all(word in words for word in looked.whole_words):
+                    continue
+                characters = set("".join(words)) if characters is None and looked.characters else characters
+                if characters is not None and not looked.characters <= characters:
+                    continue
+                long_units = word_units(words) if long_units is None else long_units
+                if run_at(looked.units, long_units) is None:
+                    continue
+                for row in groups[title]:
+                    if short_docs is None or long_docs is None or short_docs[row] != long_docs[long_row]:
+                        found.append((row, long_row))
+    return sorted(found)
+
+
+@dataclass(frozen=True, slots=True)
+class _Title:
+    """A short sentence's title as :func:`candidate_pairs` compares it.
+
+    Attributes:
+        whole_words: Its words that are one unit each (not Han): a run holds each.
+        characters: The characters of its Han words: a run holds each.
+        units: Its units (:func:`word_units`).
+    """
+
+    whole_words: frozenset[str]
+    characters: frozenset[str]
+    units: list[str]
+
+    @classmethod
+    def of(cls, title: Sequence[str]) -> _Title:
+        han = [word for word in title if is_han_word(word)]
+        return cls(frozenset(title) - frozenset(han), frozenset("".join(han)), word_units(title))
+
+
+def key_words(title: Sequence[str], counts: Counter[str]) -> tuple[str, str]:
+    """The two words a long sentence must hold to be looked at for a title:
+    its two rarest distinct words by ``counts`` (ties: the first in code
+    point order), a Han word only away from the title's edges (jieba may cut
+    a Han title's first or last word otherwise inside a longer sentence)."""
+    edges = [word for word in (title[0], title[-1]) if not is_han_word(word)] if len(title) > 2 else []
+    inner = sorted(set(title[1:-1] if len(title) > 2 else title).union(edges))
+    first = min(inner, key=counts.__getitem__)
+    inner.remove(first)
+    return first, min(inner, key=counts.__getitem__) if inner else first
+
+
+def plain_candidate_pairs(
+    shorts: Sequence[Sequence[str]],
+    longs: Sequence[Sequence[str]],
+    *,
+    short_docs: Sequence[int] | None = None,
+    long_docs: Sequence[int] | None = None,
+) -> list[tuple[int, int]]:
+    """The plain reference of :func:`candidate_pairs`: every pair tested."""
+    counts = Counter(word for words in longs for word in words)
+    return sorted(_plain_pairs(shorts, longs, short_docs, long_docs, counts))
+
+
+def _plain_pairs(
+    shorts: Sequence[Sequence[str]],
+    longs: Sequence[Sequence[str]],
+    short_docs: Sequence[int] | None,
+    long_docs: Sequence[int] | None,
+    counts: Counter[str],
+) -> Iterator[tuple[int, int]]:
+    for row, words in enumerate(shorts):
+        title = words[title_words(words) :]
+        if not MIN_TOKENS <= len(title) <= MAX_TOKENS:
+            continue
+        rarest, second = key_words(title, counts)
+        if counts[rarest] > KEY_POSTINGS:
+            continue
+        keys = {rarest, second}
+        for long_row, other in enumerate(longs):
+            if short_docs is not None and long_docs is not None and short_docs[row] == long_docs[long_row]:
+                continue
+            if len(other) - title_words(other) > len(title) and keys <= set(other):
+                if run_at(word_units(title), word_units(other)) is not None:
+                    yield row, long_row

@@ -1,0 +1,60 @@
+"""The candidate search of headlines (partialdup.match.headline_search) against its plain reference, on real words.
+
+The word lists are the sentences of real pages (goldenset/src, samples/; licences
+in goldenset/LICENSES and samples/LICENSE.md), some put inside others.
+"""
+
+from hypothesis import given, settings, strategies as st
+
+from partialdup.match.headline_search import KEY_POSTINGS, candidate_pairs, plain_candidate_pairs
+from partialdup.text.sentences import SentenceSplitter
+
+from tests.paths import REPO, SAMPLES
+
+DEBREF_EN_CH02 = (REPO / "goldenset" / "src" / "debref_en_ch02_s04_p0.txt").read_text(encoding="utf-8")
+LS = (SAMPLES / "man_ls.1.zh_CN.txt").read_text(encoding="utf-8")
+GPL_SENTENCE = (
+    "This General Public License applies to most of the Free Software Foundation's software and to any other "
+    "program whose authors commit to using it."
+)
+
+
+# Real words: those of the sentences of a real page, to draw the property cases from.
+def _real_word_lists(tokenizer):
+    text = DEBREF_EN_CH02 + "\n" + LS
+    return [tuple(tokenizer.words(text, s.start, s.end)) for s in SentenceSplitter().split(text)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_candidate_search_equals_the_plain_reference(tokenizer, data):
+    lists = _real_word_lists(tokenizer)
+    pick = st.sampled_from(lists)
+    shorts = data.draw(st.lists(pick, min_size=1, max_size=8))
+    longs = data.draw(st.lists(pick, min_size=1, max_size=8))
+    # Plant some shorts inside longs, so that there are pairs to find.
+    for short in data.draw(st.lists(st.sampled_from(shorts), max_size=4)):
+        host = data.draw(pick)
+        cut = data.draw(st.integers(0, len(host)))
+        longs.append(host[:cut] + short + host[cut:])
+    short_docs = data.draw(st.lists(st.integers(0, 2), min_size=len(shorts), max_size=len(shorts)))
+    long_docs = data.draw(st.lists(st.integers(0, 2), min_size=len(longs), max_size=len(longs)))
+    for docs in ((None, None), (short_docs, long_docs)):
+        fast = candidate_pairs(shorts, longs, short_docs=docs[0], long_docs=docs[1])
+        assert fast == plain_candidate_pairs(shorts, longs, short_docs=docs[0], long_docs=docs[1])
+
+
+def test_the_candidate_search_finds_a_planted_title(tokenizer):
+    short = tuple(tokenizer.words("Safeguarding for package problems"))
+    host = tuple(tokenizer.words(GPL_SENTENCE))
+    long = host[:5] + short + host[5:]
+    assert candidate_pairs([short, host], [host, long]) == [(0, 1)]
+
+
+def test_a_title_of_common_words_only_finds_no_candidates(tokenizer):
+    short = tuple(tokenizer.words("Safeguarding for package problems"))
+    host = tuple(tokenizer.words(GPL_SENTENCE))
+    long = host[:5] + short + host[5:]
+    # Every word of the title held by more long sentences than KEY_POSTINGS.
+    assert candidate_pairs([short], [long] * (KEY_POSTINGS + 1)) == []
+    assert candidate_pairs([short], [long] * KEY_POSTINGS) == [(0, row) for row in range(KEY_POSTINGS)]
