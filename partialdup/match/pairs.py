@@ -33,7 +33,11 @@ class FoundPairs:
     """
 
     def __init__(self, order: Sequence[int] | None = None) -> None:
-        self.by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        self._by_documents: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        # Whole matches of add_firm not yet made into SentencePairs (oriented):
+        # most are boilerplate, set apart by split_off and never built into spans.
+        self._pending: list[tuple[SentenceKey, SentenceKey, float]] = []
+        self._lead: dict[tuple[int, int], None] = {}  # their document pairs, in order: first in by_documents
         self._order = order
         self._direct: dict[tuple[SentenceKey, SentenceKey], float] = {}
         self._weak: set[tuple[SentenceKey, SentenceKey]] = set()
@@ -63,22 +67,37 @@ class FoundPairs:
             self._weak.add((first, second))
         (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
 
+    @property
+    def by_documents(self) -> dict[tuple[int, int], list[SentencePair]]:
+        """The pairs of each (A document, B document), in the order recorded."""
+        if self._pending or self._lead:
+            self._make_pending()
+        return self._by_documents
+
     def add_firm(self, records: Iterable[tuple[SentenceKey, SentenceKey, float, bool]]) -> None:
         """:meth:`add` each (first, second, score, weak) record, none
         tentative or words only: the whole matches of a run, hundreds of
-        thousands, in one loop."""
+        thousands, in one loop, made into :class:`SentencePair` records only
+        when :attr:`by_documents` is read (after :meth:`split_off`, for the
+        pairs kept)."""
         order, direct, weak_pairs, firm = self._order, self._direct, self._weak, self._firm
-        by_documents = self.by_documents
+        # Put off only while no other record exists: made later, they come first.
+        pending: list[tuple[SentenceKey, SentenceKey, float]] = self._pending if not self._by_documents else []
         for first, second, score, weak in records:
             if order is not None and order[first[0]] > order[second[0]]:
                 first, second = second, first
             pair = (first, second)
-            by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+            pending.append((first, second, score))
             known = direct.get(pair)
             direct[pair] = max(score, 0.0 if known is None else known)
             if weak:
                 weak_pairs.add(pair)
             firm.add(pair)
+        if pending is not self._pending:
+            for first, second, score in pending:
+                self._store(first, second, score)
+        else:
+            self._lead.update(dict.fromkeys((first[0], second[0]) for first, second, _ in pending))
 
     def mark_tentative(self, first: SentenceKey, second: SentenceKey) -> None:
         """Record a pair added firm by :meth:`add` as tentative after all
@@ -157,8 +176,11 @@ class FoundPairs:
         return sorted(kept.values())
 
     def pairs(self) -> Iterator[tuple[SentenceKey, SentenceKey]]:
-        """Every recorded sentence pair, as (A sentence, B sentence) keys."""
-        for (a, b), pairs in self.by_documents.items():
+        """Every recorded sentence pair, as (A sentence, B sentence) keys
+        (the whole matches of :meth:`add_firm` first)."""
+        for first, second, _ in self._pending:
+            yield first, second
+        for (a, b), pairs in self._by_documents.items():
             for pair in pairs:
                 yield (a, pair.a), (b, pair.b)
 
@@ -173,24 +195,45 @@ class FoundPairs:
         other = FoundPairs(self._order)
         other._direct, other._weak, other._tentative = self._direct, self._weak, self._tentative
         other._words_only, other._firm = self._words_only, self._firm
-        for (a, b), pairs in list(self.by_documents.items()):
+        if self._pending:
+            pending, self._pending = self._pending, []
+            other._lead = self._lead
+            for record in pending:
+                (other._pending if apart(record[0], record[1]) else self._pending).append(record)
+        for (a, b), pairs in list(self._by_documents.items()):
             moved = [pair for pair in pairs if apart((a, pair.a), (b, pair.b))]
             if not moved:
                 continue
-            other.by_documents[(a, b)] = moved
+            other._by_documents[(a, b)] = moved
             kept = [pair for pair in pairs if not apart((a, pair.a), (b, pair.b))]
             if kept:
-                self.by_documents[(a, b)] = kept
+                self._by_documents[(a, b)] = kept
             else:
-                del self.by_documents[(a, b)]
+                del self._by_documents[(a, b)]
         return other
+
+    def _make_pending(self) -> None:
+        # The whole matches come first, as if recorded first: first in each
+        # document pair's list, their document pairs first.
+        # (Their document pairs keep their places after a split_off.)
+        whole: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        for first, second, score in self._pending:
+            whole[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+        self._pending = []
+        made: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
+        for documents in [*self._lead, *self._by_documents]:
+            if documents not in made:
+                pairs = whole.get(documents, []) + self._by_documents.get(documents, [])
+                if pairs:
+                    made[documents] = pairs
+        self._by_documents, self._lead = made, {}
 
     def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
         order = self._order
         return (second, first) if order is not None and order[first[0]] > order[second[0]] else (first, second)
 
     def _store(self, first: SentenceKey, second: SentenceKey, score: float) -> None:
-        self.by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+        self._by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
 
 
 def rejoined_hits(found: PairMatches, entries: Sequence[IndexedSentence]) -> Iterator[tuple[int, IndexedSentence, float]]:

@@ -110,7 +110,9 @@ class LookupStage(EditedStage):
         """``detect``: every document's sentences against every other's, each pair once."""
         config = self.config
         sentences = index.sentences.index.sentences
-        key_of = lambda key: (sentences[key].doc, sentences[key].sentence)  # noqa: E731
+        # Each indexed sentence's key made once, looked up by position (not
+        # two attribute reads and a tuple per match: hundreds of thousands).
+        key_of = _sentence_keys(sentences).__getitem__
         # A sentence in `max_postings` or more other documents is boilerplate
         # whatever else is found: the pairs among such sentences are not made.
         crowd = config.max_postings if config.boilerplate else 0
@@ -124,13 +126,13 @@ class LookupStage(EditedStage):
         near: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._near is not None:
             near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
-            near = list(_keyed(near_matches, key_of, sentences))
+            near = list(_keyed(near_matches, key_of, key_of))
             searches.append(near_matches)
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             lengths = self._token_counts(docs, sentences)
             loose_matches = self._loose(index.sentences.search_all(self._loose_rule, crowded=crowded_keys), lengths, lengths)
-            loose = list(_keyed(loose_matches, key_of, sentences))
+            loose = list(_keyed(loose_matches, key_of, key_of))
             loose += [pair for pair in self._word_loose_all(docs) if not (pair[0] in crowded and pair[1] in crowded)]
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
@@ -161,14 +163,15 @@ class LookupStage(EditedStage):
             (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
             for row, other, score in rejoined_hits(whole_matches, sentences)
         ]
-        near = list(_keyed(near_matches, queries_at.__getitem__, sentences)) if self._near is not None else []
+        reference_key = _sentence_keys(sentences).__getitem__
+        near = list(_keyed(near_matches, queries_at.__getitem__, reference_key)) if self._near is not None else []
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             bags = [query_docs[q].bags[s] for q, s in queries_at]
             query_lengths = np.fromiter((query_docs[q].tokens[s] for q, s in queries_at), np.int64, len(queries_at))
             reference_lengths = self._token_counts(references, sentences)
             matches = self._loose(index.sentences.search(bags, self._loose_rule), query_lengths, reference_lengths)
-            loose = list(_keyed(matches, queries_at.__getitem__, sentences))
+            loose = list(_keyed(matches, queries_at.__getitem__, reference_key))
             loose += self._word_loose_query(query_docs, references)
         rejoined = []
         for row, other, score in rejoined_hits(query_joins, sentences):
@@ -356,11 +359,16 @@ class _Confirmation:
 
 
 def _keyed(
-    found: PairMatches, query_key: Callable[[int], SentenceKey], keys: Sequence[IndexedSentence]
+    found: PairMatches, query_key: Callable[[int], SentenceKey], key_of: Callable[[int], SentenceKey]
 ) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
     # (query sentence, indexed sentence, score) of each match; query_key maps
     # a match's query row to its sentence (rows mean other things in detect,
     # which searches the index against itself, and in check_against).
     for query, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
-        yield query_key(query), (keys[key].doc, keys[key].sentence), score
+        yield query_key(query), key_of(key), score
+
+
+def _sentence_keys(entries: Sequence[IndexedSentence]) -> list[SentenceKey]:
+    """(document, sentence) of each indexed sentence, by position."""
+    return [(entry.doc, entry.sentence) for entry in entries]
 

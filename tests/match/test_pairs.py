@@ -154,3 +154,27 @@ def test_marks_set_after_adding_change_how_a_pair_was_found():
     found.mark_tentative((0, 5), (1, 6))
     assert not found.is_weak(a, b)
     assert found.is_tentative(*found.oriented((0, 5), (1, 6)))
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+                          st.sampled_from([0.0, 0.5, 1.0]), st.booleans()), max_size=12),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)), max_size=6),
+       st.booleans(), st.booleans())
+def test_whole_matches_put_off_read_as_if_recorded_at_once(records, others, firm_first, split):
+    # add_firm's records are made into pairs only when read: whatever the
+    # order of the calls and a split_off between, the same lists, same order.
+    records = [((a, i), (b, m), score, weak) for a, i, b, m, score, weak in records if a != b]
+    others = [((a, i), (b, m)) for a, i, b, m in others if a != b]
+    lazy, eager = FoundPairs(order=[2, 0, 3, 1]), FoundPairs(order=[2, 0, 3, 1])
+    calls = [lambda f: f.add_firm(records), lambda f: [f.add(x, y, 0.4) for x, y in others]]
+    for call in calls if firm_first else calls[::-1]:
+        call(lazy)
+    for call in calls if firm_first else calls[::-1]:
+        call(eager)
+        eager.by_documents  # made at once
+    apart = (lambda a, b: (a[1] + b[1]) % 2 == 0) if split else (lambda a, b: False)
+    lazy_apart, eager_apart = lazy.split_off(apart), eager.split_off(apart)
+    assert sorted(lazy.pairs()) == sorted(eager.pairs())
+    assert list(lazy.by_documents.items()) == list(eager.by_documents.items())
+    assert list(lazy_apart.by_documents.items()) == list(eager_apart.by_documents.items())
