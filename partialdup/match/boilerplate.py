@@ -180,7 +180,7 @@ def collection_boilerplate(
         counted: The pairs that count documents, per stage (see :func:`boilerplate_verdict`).
         limit: Least number of other documents (0: the rule is off).
     """
-    return _verdict(pairs, counted, limit, one_collection=True)
+    return boilerplate_verdict(pairs, counted, limit, one_collection=True)
 
 
 def reference_boilerplate(
@@ -196,7 +196,7 @@ def reference_boilerplate(
         counted: The pairs that count documents, per stage (see :func:`boilerplate_verdict`).
         limit: Least number of reference documents (0: the rule is off).
     """
-    return _verdict(pairs, counted, limit, one_collection=False)
+    return boilerplate_verdict(pairs, counted, limit, one_collection=False)
 
 
 def boilerplate_verdict(
@@ -219,16 +219,6 @@ def boilerplate_verdict(
         one_collection: ``detect`` (both keys number one collection) or
             ``check`` (first: queries, second: references).
     """
-    return _verdict(pairs, counted, limit, one_collection=one_collection)
-
-
-def _verdict(
-    pairs: Iterable[tuple[SentenceKey, SentenceKey]],
-    counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]],
-    limit: int,
-    *,
-    one_collection: bool,
-) -> Boilerplate:
     if not limit:
         return NO_BOILERPLATE
     other = 0 if one_collection else 1  # the second side's numbering

@@ -60,7 +60,7 @@ class FoundPairs:
         its words agree too little for a copy on its own, see
         :meth:`is_tentative`; ``words_only``: a copy on its words, not on
         its features, see :meth:`is_words_only`."""
-        first, second = self._oriented(first, second)
+        first, second = self.oriented(first, second)
         self._store(first, second, score)
         self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
         if weak:
@@ -103,7 +103,7 @@ class FoundPairs:
         """Record a pair added firm by :meth:`add` as tentative after all
         (its words disagree: see :meth:`is_tentative`); the caller knows no
         other record made it firm."""
-        pair = self._oriented(first, second)
+        pair = self.oriented(first, second)
         self._firm.discard(pair)
         self._tentative.add(pair)
 
@@ -111,11 +111,7 @@ class FoundPairs:
         """Record a pair added weak by :meth:`add` as not weak after all (its
         words confirm it: see :meth:`is_weak`); the caller knows every
         record of it was weak for the same reason."""
-        self._weak.discard(self._oriented(first, second))
-
-    def oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
-        """The pair as stored: (A sentence, B sentence)."""
-        return self._oriented(first, second)
+        self._weak.discard(self.oriented(first, second))
 
     def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair of sentence ``a`` of an A document and ``b`` of a
@@ -135,7 +131,7 @@ class FoundPairs:
 
     def has(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the two whole sentences are already recorded as a copy."""
-        return self._oriented(first, second) in self._direct
+        return self.oriented(first, second) in self._direct
 
     def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
         """Record that two neighbouring sentences, read as one, copy ``other``.
@@ -152,7 +148,7 @@ class FoundPairs:
             parts_first: Whether the parts are the first sentence of the
                 match (the query side in ``check``).
         """
-        pairs = [self._oriented(part, other) if parts_first else self._oriented(other, part) for part in parts]
+        pairs = [self.oriented(part, other) if parts_first else self.oriented(other, part) for part in parts]
         if any(self._direct.get(pair, -1.0) >= score for pair in pairs):
             return
         for first, second in pairs:
@@ -228,7 +224,8 @@ class FoundPairs:
                     made[documents] = pairs
         self._by_documents, self._lead = made, {}
 
-    def _oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
+    def oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
+        """The pair as stored: (A sentence, B sentence)."""
         order = self._order
         return (second, first) if order is not None and order[first[0]] > order[second[0]] else (first, second)
 

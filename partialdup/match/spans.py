@@ -330,15 +330,17 @@ class _SplitRule:
 
     def a_split(self, a: int, b: int) -> bool:
         """A's sentence ``a`` split over B's ``b - 1`` and ``b``."""
-        if self.a_lengths is None or self.b_lengths is None:
-            return True
-        return self.a_lengths[a] >= SPLIT_RATIO * max(self.b_lengths[b - 1], self.b_lengths[b])
+        return self.b_lengths is None or _holds_halves(self.a_lengths, a, self.b_lengths, b)
 
     def b_split(self, a: int, b: int) -> bool:
         """B's sentence ``b`` split over A's ``a - 1`` and ``a``."""
-        if self.a_lengths is None or self.b_lengths is None:
-            return True
-        return self.b_lengths[b] >= SPLIT_RATIO * max(self.a_lengths[a - 1], self.a_lengths[a])
+        return self.a_lengths is None or _holds_halves(self.b_lengths, b, self.a_lengths, a)
+
+
+def _holds_halves(whole: Sequence[int] | None, at: int, halves: Sequence[int], second: int) -> bool:
+    # Sentence `at` of one side holds SPLIT_RATIO times each of sentences
+    # second - 1 and second of the other.
+    return whole is None or whole[at] >= SPLIT_RATIO * max(halves[second - 1], halves[second])
 
 
 _ANY_SPLIT = _SplitRule(None, None)

@@ -230,7 +230,7 @@ class LookupStage(EditedStage):
         for side in (0, 1) if not own else (0,):
             other = 1 - side if not own else 0
             docs, long_docs = (a_docs, b_docs)[side], (a_docs, b_docs)[other]
-            shorts = _title_rows(docs, shaped=True)
+            shorts = _title_rows(docs)
             longs = _long_rows(long_docs)
             pairs = candidate_pairs(
                 [docs[d].words[s] for d, s in shorts], [long_docs[d].words[s] for d, s in longs],
@@ -296,14 +296,14 @@ def _long_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     return [(d, s) for d, doc in enumerate(docs) for s, _ in scanned_words(doc) if doc.tokens[s] > MIN_TOKENS]
 
 
-def _title_rows(docs: Sequence[DocumentFeatures], *, shaped: bool) -> list[SentenceKey]:
+def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     # (document, sentence) of the sentences whose title (section number
-    # aside) has a headline's length, in order; with `shaped`, only those
-    # that are lines of their own where the document's text is at hand (a
-    # stored reference's text is read for its candidates only).
+    # aside) has a headline's length, in order; only those that are lines of
+    # their own where the document's text is at hand (a stored reference's
+    # text is read for its candidates only, and judged then).
     rows = []
     for d, doc in enumerate(docs):
-        text = doc.text if shaped and isinstance(doc, DocumentFeatures) else None
+        text = doc.text if isinstance(doc, DocumentFeatures) else None
         for s, words in scanned_words(doc):
             # (A section number is at most three tokens.)
             if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
