@@ -380,7 +380,16 @@ class RjiebaSegmenter(Segmenter):
         return self._jieba.cut(text, True)  # type: ignore[no-any-return]
 
     def _cut_full(self, text: str) -> list[str]:
-        return self._jieba.cut_all(text)  # type: ignore[no-any-return]
+        # jieba-rs gives every character at its place, but not one outside its
+        # dictionary (帢 in 彖帢); jieba gives it alone. Put those back, in order.
+        words: list[str] = self._jieba.cut_all(text)
+        starts = word_starts(text, words, "full", (), True)
+        given = set(starts)
+        missing = [k for k in range(len(text)) if k not in given]
+        if not missing:
+            return words
+        placed = sorted([*zip(starts, range(len(words)), words), *((k, -1, text[k]) for k in missing)])
+        return [word for _, _, word in placed]
 
     def _cut_search(self, text: str) -> list[str]:
         return self._jieba.cut_for_search(text, True)  # type: ignore[no-any-return]
