@@ -6,7 +6,9 @@ of its own: *whole process* is its wall time from start to exit (interpreter,
 imports, dictionaries included), *in process* the time of the work alone,
 measured inside, after every model is loaded; *peak RSS* is the largest
 resident size of the process tree (sampled from /proc every 50 ms, and never
-below ``/usr/bin/time``'s peak of its largest process). Rows:
+below ``/usr/bin/time``'s peak of its largest process), *peak PSS* the largest
+proportional set size of the tree (pages shared by forked workers counted
+once: what the run holds; the per-sentence figures use it). Rows:
 
   1. the reference: plain ``jieba.lcut`` over every non-empty line (English:
      NLTK's word tokenizer, ``NLTKWordTokenizer``, over the same lines);
@@ -93,9 +95,12 @@ def link_folder(files: list[Path], root: Path) -> Path:
 # ---------------------------------------------------------------- measuring
 
 
-def _tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (0 once gone)."""
-    total, todo = 0, [pid]
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """Resident bytes (RSS) and proportional set size (PSS) of a process and
+    all its descendants, (0, 0) once gone. RSS counts a page shared by a
+    parent and its forked workers once in each; PSS splits it between them,
+    so the tree's PSS is the memory it holds."""
+    total, shared, todo = 0, 0, [pid]
     while todo:
         p = todo.pop()
         try:
@@ -104,12 +109,17 @@ def _tree_rss(pid: int) -> int:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1]) * 1024
                         break
+            with open(f"/proc/{p}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Pss:"):
+                        shared += int(line.split()[1]) * 1024
+                        break
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children") as handle:
                     todo += [int(c) for c in handle.read().split()]
         except (OSError, ValueError):
             continue
-    return total
+    return total, shared
 
 
 @dataclass
@@ -118,6 +128,7 @@ class Run:
 
     seconds: float               # wall time, start to exit
     peak_rss: int                # bytes
+    peak_pss: int = 0            # bytes: the process tree's proportional set size
     inner: dict = field(default_factory=dict)   # what the process reported (in-process seconds, counts)
     ok: bool = True
     note: str = ""
@@ -136,11 +147,12 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
     start = time.perf_counter()
     with open(stdout or os.devnull, "wb") as sink:
         proc = subprocess.Popen(wrapper + cmd, stdout=sink, stderr=subprocess.PIPE)
-        peak, done = [0], threading.Event()
+        peak, done = [0, 0], threading.Event()
 
         def poll() -> None:
             while not done.is_set():
-                peak[0] = max(peak[0], _tree_rss(proc.pid))
+                rss, pss = _tree_memory(proc.pid)
+                peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
                 done.wait(0.05)
 
         poller = threading.Thread(target=poll, daemon=True)
@@ -153,7 +165,7 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
     largest = peak_file.read_text().strip().splitlines()[-1:] if wrapper else []
     peak_file.unlink()
     inner = json.loads(result.read_text()) if result and result.exists() else {}
-    run = Run(seconds, max([peak[0]] + [int(v) * 1024 for v in largest if v.isdigit()]), inner)
+    run = Run(seconds, max([peak[0]] + [int(v) * 1024 for v in largest if v.isdigit()]), peak[1], inner)
     if proc.returncode != 0:
         lines = [ln for ln in err.splitlines() if not ln.startswith("Command exited with")]
         run.ok, run.note = False, (lines[-1] if lines else f"exit {proc.returncode}")
@@ -279,9 +291,9 @@ def scaling(bench: Bench, log: Callable[[str], None]) -> list[dict]:
         sentences = bench.sentences(files)
         chars = sum(bench.chars[: len(files)])
         points.append(dict(scale=scale, docs=len(files), chars=chars, sentences=sentences,
-                           seconds=run.seconds, peak_rss=run.peak_rss, ok=run.ok))
+                           seconds=run.seconds, peak_rss=run.peak_rss, peak_pss=run.peak_pss, ok=run.ok))
         log(f"  {bench.lang} scaling {scale}x: {len(files):,} documents, {sentences:,} sentences, "
-            f"{run.seconds:.2f} s, {run.peak_rss / 2**20:.0f} MB")
+            f"{run.seconds:.2f} s, {run.peak_rss / 2**20:.0f} MB RSS, {run.peak_pss / 2**20:.0f} MB PSS")
     return points
 
 

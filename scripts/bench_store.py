@@ -167,8 +167,7 @@ def time_checks(store: Store, queries: list[Document]) -> tuple[list[float], lis
 
 def verify(detector, store: Store, collection: str, stored: list[Document], debs: Path, queries: list[Document]) -> None:
     """Compare the store's spans with ``check_against`` an in-memory index of
-    the stored documents: name the queries whose spans differ (the store's
-    word searches reach fewer sentences, see partialdup.store.query)."""
+    the stored documents: name the queries whose spans differ (none should)."""
     count = store.stats().documents
     references = list(itertools.islice(stream(collection, detector, stored, debs), count))
     index = detector.build_index(references)
@@ -197,8 +196,6 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=CACHE, help="where the stores are built once and reused")
     parser.add_argument("--debs", type=Path, default=CACHE / "debs" / "x", help="where the Debian packages are unpacked")
     parser.add_argument("--rebuild", action="store_true", help="build the stores again")
-    parser.add_argument("--word-reach", type=int, default=-1,
-                        help="checks search stored words only this near a feature-paired sentence (-1: all)")
     parser.add_argument("--cache", type=int, default=0,
                         help="documents whose unpacked texts a Store keeps from one check to the next (0: none)")
     parser.add_argument("--verify", action="store_true",
@@ -209,7 +206,7 @@ def main() -> int:
             path.unlink()
 
     idf = load_idf()
-    detector = make_detector("low-idf-sig", idf, Config(jobs=1, word_reach=args.word_reach))
+    detector = make_detector("low-idf-sig", idf, Config(jobs=1))
     stored, queries = corpus()
     queries = queries[: args.queries]
     print(f"{len(queries)} queries of {QUERY_CHARS} characters held out", file=sys.stderr)

@@ -41,8 +41,14 @@ from partialdup.core.method_params import (  # noqa: F401 (re-exported, see __al
 from partialdup.core.params import ParamInfo, check_ranges, flag_of, param, params_of
 
 # The method parameters are re-exported: `from partialdup.core.config import LowIdfSigParams`.
-__all__ = ["Config", "ParamInfo", "param", "params_of", "flag_of"]
+__all__ = ["CROWD_DOCUMENTS", "Config", "ParamInfo", "param", "params_of", "flag_of"]
 __all__ += method_params.__all__
+
+#: ``detect``: a sentence whole-matched in this many other documents or more
+#: (or ``boilerplate``, if larger) is boilerplate whatever else is found; the
+#: search never makes the pairs among such sentences (see
+#: :func:`partialdup.match.boilerplate.crowd_documents`).
+CROWD_DOCUMENTS = 32
 
 
 @dataclass(frozen=True)
@@ -113,11 +119,6 @@ class Config:
         quotes: Also look up the quotations inside longer sentences (text
             between 「」, “”, "" or ''), as sentences of their own, so that a
             quoted sentence is found as an embedded copy.
-        word_reach: ``check --db``: the word searches (edited copies sharing
-            no feature, headlines) look, in a stored document, only at the
-            sentences within this many of one the features pair with a
-            query sentence; -1: at every sentence, the same spans as
-            ``check --against`` (see :mod:`partialdup.store.query`).
         headlines: Also find a headline (a line of its own, no terminator,
             4-15 tokens) copied verbatim into a longer sentence of another
             document (see :mod:`partialdup.match.embedded`).
@@ -163,12 +164,6 @@ class Config:
     min_contained: int = param(3, "features the smaller sentence needs for --containment", low=1)
     gap: int = param(3, "unmatched sentences tolerated inside a span", low=0)
     max_postings: int = param(2000, "ignore features in more different sentences than this for candidates", low=1)
-    word_reach: int = param(
-        -1, "check --db: search the words of a stored document's sentences (edited copies, headlines) only within "
-        "this many sentences of one the features pair with the query (default -1: every sentence, as check --against; "
-        "3 makes checks of a large store several times faster and misses edited sentences far from any copied one)",
-        low=-1,
-    )
     max_sentence_chars: int = param(
         1000, "cut text without a terminator into sentences of at most this many characters", low=1, sweep=False
     )
@@ -176,7 +171,8 @@ class Config:
     boilerplate: int = param(
         3,
         "boilerplate rule: set apart, not reported as copies, a passage whose copies are mostly each found in this "
-        "many other documents (check: references), the same for every pair that shares it; --show-boilerplate "
+        "many other documents (check: references), the same for every pair that shares it; in detect, a sentence "
+        f"found whole in {CROWD_DOCUMENTS} (or this many, if more) other documents always is; --show-boilerplate "
         "names them",
         low=0,
         off=0,

@@ -42,7 +42,7 @@ import numpy as np
 from partialdup.core.types import Bag
 from partialdup.index.fingerprints import pair_matches, pairs_kept
 from partialdup.index.inverted import FeatureIndex
-from partialdup.index.sparse import PairMatches
+from partialdup.index.sparse import PairFilter, PairMatches
 from partialdup.methods.exact import BloomFilter, DigitTrie
 from partialdup.methods.similarity import CopyRule
 
@@ -207,7 +207,9 @@ class ExactFirstIndex:
             query, key, score, shared = query[keep], key[keep], score[keep], shared[keep]
         return pair_matches(query, key, score, shared, found.candidates, None, found.skipped_postings)
 
-    def search_all(self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = ()) -> PairMatches:
+    def search_all(
+        self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = (), keep: PairFilter | None = None
+    ) -> PairMatches:
         """As the wrapped index's ``search_all``: the exact pairs of each group
         without a search, the near pairs of the groups expanded to their members."""
         entries = self.index.sentences
@@ -235,10 +237,10 @@ class ExactFirstIndex:
         query, key = np.maximum(a_keys, b_keys), np.minimum(a_keys, b_keys)
         score_array, shared_array = np.array(scores, np.float64), np.array(shares, np.int64)
         self._exact_pairs += int(np.sum(self._docs[query[:exact]] != self._docs[key[:exact]]))
-        query, key, score_array, shared_array, common = pairs_kept(
-            query, key, score_array, shared_array, self._docs, crowded, boilerplate
+        query, key, score_array, shared_array, common, links = pairs_kept(
+            query, key, score_array, shared_array, self._docs, crowded, boilerplate, keep
         )
-        return pair_matches(query, key, score_array, shared_array, found.candidates, common, found.skipped_postings)
+        return pair_matches(query, key, score_array, shared_array, found.candidates, common, found.skipped_postings, links)
 
     def frequent_features(self) -> int:
         """As the wrapped index."""

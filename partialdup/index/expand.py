@@ -22,7 +22,7 @@ import numpy as np
 
 from partialdup.index.groups import BagGroups
 
-__all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within"]
+__all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "omitted_links"]
 
 
 def _ranges(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -173,3 +173,61 @@ def crowded_groups(
     documents = np.bincount(distinct, minlength=count)
     # A member's own document is among them whenever it matches anything.
     return (documents - 1 >= limit) & matched_self
+
+
+def omitted_links(first: np.ndarray, second: np.ndarray, out: np.ndarray, copies: np.ndarray, blocks: Blocks) -> np.ndarray:
+    """A few of the pairs a search leaves out between crowded sentences, as
+    many as keep the graph of those pairs connected as it is.
+
+    The pairs between two groups that are both ``out`` (see
+    :meth:`partialdup.index.sparse.SparseIndex.search_all`) are never made:
+    a sentence in n documents has n (n - 1) / 2. The boilerplate rule still
+    needs the groups of copies they link (:mod:`partialdup.match.boilerplate`),
+    so this returns, for each out group, a spanning star of its members
+    (each member linked to a member of another document) and, for each
+    match between two out groups, one pair joining them, or, for a group all
+    in one document, a pair for each of its members. Every returned pair is
+    one the search left out, and two sentences are linked through the
+    returned pairs exactly when they are through all the left-out pairs.
+
+    Args:
+        first: One side of each match between two different groups.
+        second: The other side.
+        out: Whether each group's pairs with other out groups are left out.
+        copies: Whether each group's members match each other.
+        blocks: The groups' members cut by document.
+
+    Returns:
+        (n, 2) int64 keys, each row a left-out pair.
+    """
+    links: list[tuple[int, int]] = []
+    rep = blocks.keys[blocks.start]  # the first key of each block
+
+    def members(block: int) -> list[int]:
+        return blocks.keys[blocks.start[block] : blocks.start[block] + blocks.size[block]].tolist()
+
+    def pick(group: int, avoid: int) -> int:
+        # A block of the group in a document other than `avoid` (-1: none).
+        block = int(blocks.first[group])
+        if blocks.doc[block] != avoid:
+            return block
+        return block + 1 if blocks.count[group] > 1 else -1
+
+    for group in np.flatnonzero(out & copies & (blocks.count > 1)).tolist():
+        head = int(blocks.first[group])
+        for block in range(head + 1, head + int(blocks.count[group])):
+            links += [(key, int(rep[head])) for key in members(block)]
+        links += [(key, int(rep[head + 1])) for key in members(head)[1:]]
+    both = out[first] & out[second]
+    for g, h in zip(first[both].tolist(), second[both].tolist()):
+        if blocks.count[g] > 1 and blocks.count[h] > 1:
+            head = int(blocks.first[g])
+            links.append((int(rep[head]), int(rep[pick(h, int(blocks.doc[head]))])))
+            continue
+        for single, other in ((g, h), (h, g)):
+            if blocks.count[single] == 1:
+                block = int(blocks.first[single])
+                partner = pick(other, int(blocks.doc[block]))
+                if partner >= 0:
+                    links += [(key, int(rep[partner])) for key in members(block)]
+    return np.array(links, np.int64).reshape(-1, 2)

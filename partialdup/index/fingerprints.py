@@ -41,7 +41,7 @@ from partialdup.core.types import Bag
 from partialdup.index.hamming import hamming_join
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.lsh import band_join, choose_bands
-from partialdup.index.sparse import PairMatches, SparseIndex
+from partialdup.index.sparse import PairFilter, PairMatches, SparseIndex
 from partialdup.methods.similarity import CopyRule
 
 __all__ = [
@@ -63,13 +63,16 @@ _SLACK = 1e-9
 
 
 def pair_matches(query: np.ndarray, key: np.ndarray, score: np.ndarray, shared: np.ndarray, candidates: int,
-                 boilerplate: np.ndarray | None = None, skipped: int = 0) -> PairMatches:
+                 boilerplate: np.ndarray | None = None, skipped: int = 0, links: np.ndarray | None = None) -> PairMatches:
     """The pairs as :class:`PairMatches`, sorted by (query, key) (``boilerplate``
-    kept when that class has the field)."""
+    and ``links`` kept when that class has the fields)."""
     order = np.lexsort((key, query))
     extra: dict[str, Any] = {}
-    if boilerplate is not None and "boilerplate" in {f.name for f in fields(PairMatches)}:
+    names = {f.name for f in fields(PairMatches)}
+    if boilerplate is not None and "boilerplate" in names:
         extra["boilerplate"] = boilerplate
+    if links is not None and "links" in names:
+        extra["links"] = links
     return PairMatches(
         query[order].astype(np.int64), key[order].astype(np.int64), score[order].astype(np.float64),
         shared[order].astype(np.int64), candidates, skipped, **extra,
@@ -106,13 +109,15 @@ class _FingerprintIndex:
             query, key, score, shared = query[keep], key[keep], score[keep], shared[keep]
         return pair_matches(query, key, score, shared, candidates)
 
-    def search_all(self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = ()) -> PairMatches:
+    def search_all(
+        self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = (), keep: PairFilter | None = None
+    ) -> PairMatches:
         """Every accepted pair of indexed sentences of different documents,
         once: ``query`` is the larger key, ``key`` the smaller.
 
         Args:
             rule: Its ``threshold`` is the method's τ.
-            boilerplate, crowded: As
+            boilerplate, crowded, keep: As
                 :meth:`partialdup.index.sparse.SparseIndex.search_all` (see
                 :func:`pairs_kept`).
         """
@@ -120,8 +125,8 @@ class _FingerprintIndex:
             return pair_matches(_EMPTY, _EMPTY, np.zeros(0), _EMPTY, 0, _EMPTY)
         first, second, score, shared, candidates = self._self_join(rule)
         query, key = np.maximum(first, second), np.minimum(first, second)
-        query, key, score, shared, common = pairs_kept(query, key, score, shared, self._docs, crowded, boilerplate)
-        return pair_matches(query, key, score, shared, candidates, common)
+        query, key, score, shared, common, links = pairs_kept(query, key, score, shared, self._docs, crowded, boilerplate, keep)
+        return pair_matches(query, key, score, shared, candidates, common, links=links)
 
     def frequent_features(self) -> int:
         """None: these indexes have no posting lists to bound."""
@@ -140,27 +145,37 @@ def pairs_kept(
     docs: np.ndarray,
     crowded: Sequence[int] | np.ndarray,
     boilerplate: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    keep: PairFilter | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The pairs of a self-join that ``search_all`` hands back, as
     :meth:`partialdup.index.sparse.SparseIndex.search_all` does: pairs of two
     sentences of one document dropped; the pairs between two ``crowded`` keys
     dropped, and between two keys matched in ``boilerplate`` or more other
-    documents (a pair of one of them with any other sentence is kept).
+    documents (a pair of one of them with any other sentence is kept); then
+    those ``keep`` keeps.
 
     Returns:
-        (query, key, score, shared) of the kept pairs, and the keys found in
-        ``boilerplate`` or more other documents (sorted; empty when 0).
+        (query, key, score, shared) of the kept pairs, the keys found in
+        ``boilerplate`` or more other documents (sorted; empty when 0), and
+        the pairs dropped between two of those, (n, 2): the links of
+        :attr:`~partialdup.index.sparse.PairMatches.links` (here every
+        such pair, made anyway).
     """
-    keep = docs[query] != docs[key]
+    apart_documents = docs[query] != docs[key]
     if len(crowded):
         apart = np.asarray(crowded, np.int64)
-        keep &= ~(np.isin(query, apart) & np.isin(key, apart))
-    query, key, score, shared = query[keep], key[keep], score[keep], shared[keep]
+        apart_documents &= ~(np.isin(query, apart) & np.isin(key, apart))
+    query, key, score, shared = query[apart_documents], key[apart_documents], score[apart_documents], shared[apart_documents]
     common = crowded_keys(query, key, docs, boilerplate)
+    links = np.empty((0, 2), np.int64)
     if common.size:
-        keep = ~(np.isin(query, common) & np.isin(key, common))
-        query, key, score, shared = query[keep], key[keep], score[keep], shared[keep]
-    return query, key, score, shared, common
+        kept = ~(np.isin(query, common) & np.isin(key, common))
+        links = np.stack([query[~kept], key[~kept]], 1).astype(np.int64)
+        query, key, score, shared = query[kept], key[kept], score[kept], shared[kept]
+    if keep is not None:
+        chosen = keep(query, key, score)
+        query, key, score, shared = query[chosen], key[chosen], score[chosen], shared[chosen]
+    return query, key, score, shared, common, links
 
 
 def crowded_keys(query: np.ndarray, key: np.ndarray, docs: np.ndarray, boilerplate: int) -> np.ndarray:

@@ -72,14 +72,18 @@ class BagGroups:
         members: Every key, sorted by (group, key) (int64).
         starts: ``members[starts[g]:starts[g + 1]]`` are the keys of group
             ``g`` (int64, one more entry than groups).
-        digests: Digest of each group's bag (two halves) -> its group.
+        digests: Digest of each group's bag (two halves, uint64), sorted,
+            for :meth:`find` (an array: a dict of hundreds of thousands of
+            tuples held 50 bytes a group more).
+        digest_groups: The group of each row of ``digests`` (int64).
     """
 
     group_of: np.ndarray
     first: np.ndarray
     members: np.ndarray
     starts: np.ndarray
-    digests: dict[tuple[int, int], int]
+    digests: np.ndarray
+    digest_groups: np.ndarray
 
     @property
     def sizes(self) -> np.ndarray:
@@ -97,12 +101,27 @@ class BagGroups:
             representative: The bag of a group's first member, by key.
         """
         rows, groups = [], []
-        for row, digest in enumerate(bag_digests(bags).tolist()):
-            group = self.digests.get((digest[0], digest[1]))
-            if group is not None and bags[row] and _equal(bags[row], representative(int(self.first[group]))):
+        for row, group in enumerate(self._digest_groups(bag_digests(bags)).tolist()):
+            if group >= 0 and bags[row] and _equal(bags[row], representative(int(self.first[group]))):
                 rows.append(row)
                 groups.append(group)
         return np.array(rows, np.int64), np.array(groups, np.int64)
+
+    def _digest_groups(self, digests: np.ndarray) -> np.ndarray:
+        """The group holding each digest, -1 for none."""
+        found = np.full(len(digests), -1, np.int64)
+        if not (len(digests) and len(self.digests)):
+            return found
+        # First halves sorted; a first half shared by two digests is as rare
+        # as a collision, so its run is searched in turn.
+        low = np.searchsorted(self.digests[:, 0], digests[:, 0], side="left")
+        high = np.searchsorted(self.digests[:, 0], digests[:, 0], side="right")
+        for row in np.flatnonzero(high > low).tolist():
+            for at in range(int(low[row]), int(high[row])):
+                if self.digests[at, 1] == digests[row, 1]:
+                    found[row] = self.digest_groups[at]
+                    break
+        return found
 
 
 def group_bags(bags: Sequence[Bag]) -> BagGroups:
@@ -121,8 +140,9 @@ def group_bags(bags: Sequence[Bag]) -> BagGroups:
     members = np.argsort(group_of, kind="stable").astype(np.int64)
     sizes = np.bincount(group_of, minlength=len(first)).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    table = {(int(d[0]), int(d[1])): g for g, d in enumerate(digests[first].tolist())}
-    return BagGroups(group_of, first, members, starts, table)
+    held = digests[first]
+    order = np.lexsort((held[:, 1], held[:, 0]))
+    return BagGroups(group_of, first, members, starts, held[order], order.astype(np.int64))
 
 
 def _equal(first: Bag, second: Bag) -> bool:

@@ -26,15 +26,17 @@ search.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
 
-from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within
+from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
 from partialdup.index.groups import group_bags
 from partialdup.index.inverted import FeatureIndex
+from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
 
@@ -47,6 +49,13 @@ BLOCK_ROWS = 4096
 #: per pair): bounds the memory of one product, about 12 bytes each, whatever
 #: the corpus and however common its features.
 BLOCK_POSTINGS = 20_000_000
+
+#: Group pairs expanded to sentence pairs at once by :meth:`SparseIndex.search_all`
+#: (with a ``keep`` filter, bounds the pairs held before it is applied).
+EXPAND_PAIRS = 1 << 18
+
+#: A filter of pairs: (query, key, score) arrays -> a mask of those to keep.
+PairFilter = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,10 @@ class PairMatches:
             ``boilerplate`` number of other documents or more, when
             :meth:`SparseIndex.search_all` was asked for them; the pairs
             between two of them are left out of the arrays above.
+        links: With ``boilerplate``: some of the left-out pairs, as (n, 2)
+            keys, that link the boilerplate sentences as all of them would
+            (:func:`~partialdup.index.expand.omitted_links`): the groups of
+            copies the boilerplate rule judges stay whole.
     """
 
     query: np.ndarray
@@ -75,6 +88,7 @@ class PairMatches:
     candidates: int
     skipped_postings: int
     boilerplate: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    links: np.ndarray = field(default_factory=lambda: np.empty((0, 2), np.int64))
 
     def sharing(self, least: int) -> PairMatches:
         """The pairs sharing at least ``least`` features (same counters)."""
@@ -126,6 +140,17 @@ class SparseIndex:
         self._columns = _index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
         self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
         self._usual_t = self._usual.T.tocsr()
+        self._product: CandidateProduct | None = None
+
+    def using(self, product: CandidateProduct | None) -> SparseIndex:
+        """This index, its candidate products run by ``product`` (an engine's,
+        see :mod:`partialdup.index.partitioned`) instead of in this process;
+        None: this index. The same matches either way."""
+        if product is None:
+            return self
+        view = copy.copy(self)  # shares the matrices
+        view._product = product
+        return view
 
     def feature_count(self) -> int:
         """Distinct features indexed (as :meth:`FeatureIndex.feature_count`)."""
@@ -168,7 +193,9 @@ class SparseIndex:
         item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
         return PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped)
 
-    def search_all(self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = ()) -> PairMatches:
+    def search_all(
+        self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = (), keep: PairFilter | None = None
+    ) -> PairMatches:
         """Every pair of indexed sentences of different documents that ``rule``
         accepts, once: ``query`` is the larger key, ``key`` the smaller.
 
@@ -186,6 +213,10 @@ class SparseIndex:
                 returned in :attr:`PairMatches.boilerplate`, and the pairs
                 between two of them are left out.
             crowded: Keys the pairs between two of which are left out.
+            keep: Which pairs to return, told by (query, key, score) arrays
+                (a mask): applied as the pairs are made, part by part, so
+                that a search whose caller keeps a few of many pairs never
+                holds them all. None: every pair.
         """
         # The k-th sentence holding a frequent feature skips the k - 1 before it.
         held = self._columns.sentences[self._columns.frequent]
@@ -202,20 +233,24 @@ class SparseIndex:
             apart[common] = True
         # Pairs between two groups all of whose members are apart are never made.
         out = np.bincount(self._groups.group_of[apart], minlength=len(self._groups)) == self._groups.sizes
-        both = ~(out[found.query] & out[found.group])
+        pairs = np.flatnonzero(~(out[found.query] & out[found.group]))
         blocks = Blocks.of(self._groups, self._docs)
-        item, query, key = expand_across(found.query[both], found.group[both], blocks, apart)
-        score, shared = found.score[both][item], found.shared[both][item]
+        parts = []
+        step = EXPAND_PAIRS if keep is not None else max(len(pairs), 1)  # whole when all is kept: no copies
+        for low in range(0, len(pairs), step):
+            chosen = pairs[low : low + step]
+            item, query, key = expand_across(found.query[chosen], found.group[chosen], blocks, apart)
+            parts.append(_kept(query, key, found.score[chosen][item], found.shared[chosen][item], keep))
         selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
         within, larger, smaller = expand_within(selves, blocks, apart)
-        query, key = np.concatenate((query, larger)), np.concatenate((key, smaller))
-        score = np.concatenate((score, np.ones(len(within), np.float64)))
-        shared = np.concatenate((shared, sizes[selves][within]))
+        parts.append(_kept(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
+        query, key, score, shared = (np.concatenate(column) for column in zip(*parts))
+        links = omitted_links(found.query, found.group, out, copies, blocks) if boilerplate > 0 else np.empty((0, 2), np.int64)
         code = query * max(len(self._docs), 1) + key
         if len(code) and not bool((code[1:] > code[:-1]).all()):  # one group's pairs come out sorted
             order = np.argsort(code, kind="stable")
             query, key, score, shared = query[order], key[order], score[order], shared[order]
-        return PairMatches(query, key, score, shared, found.candidates, skipped, common)
+        return PairMatches(query, key, score, shared, found.candidates, skipped, common, links)
 
     def _with_identical(self, found: _GroupMatches, bags: Sequence[Bag], sizes: np.ndarray) -> _GroupMatches:
         """Add each query's identical group: a bag made only of over-frequent
@@ -242,8 +277,7 @@ class SparseIndex:
         queries, groups, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
         shares = [np.empty(0, np.int64)]
         candidates = 0
-        for low, high in self._block_bounds(usual):
-            query, group, shared = self._candidates(usual, frequent, low, high, below_self)
+        for query, group, shared in self._products(usual, frequent, below_self):
             candidates += len(query)
             keep, score = _accept(shared, sizes[query], self._group_sizes[group], rule)
             queries.append(query[keep])
@@ -252,6 +286,17 @@ class SparseIndex:
             shares.append(shared[keep])
         query, group, score, shared = (np.concatenate(parts) for parts in (queries, groups, scores, shares))
         return _GroupMatches(query, group, score, shared, candidates)
+
+    def _products(self, usual: sparse.csr_matrix, frequent: sparse.csr_matrix, below_self: bool) -> Iterable[Candidates]:
+        """Each block's candidates with their full shared counts: the blocked
+        product here, or the one the index is :meth:`using`."""
+        bounds = self._block_bounds(usual)
+        if self._product is None:
+            return (self._candidates(usual, frequent, low, high, below_self) for low, high in bounds)
+        c = self._columns
+        usual_features = np.repeat(c.features[~c.frequent], c.width[~c.frequent])  # one a usual column
+        request = ProductRequest(usual, self._usual_t, usual_features, bounds, below_self)
+        return (self._with_frequent(frequent, *found) for found in self._product(request))
 
     def _block_bounds(self, usual: sparse.csr_matrix) -> list[tuple[int, int]]:
         """Row ranges of at most BLOCK_ROWS rows and, but for a single row,
@@ -278,13 +323,12 @@ class SparseIndex:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(query row, group) pairs sharing a usual feature, with their full
         shared count (documents are told apart when groups are expanded)."""
-        product = (usual[low:high] @ self._usual_t).tocoo()
-        query = product.row.astype(np.int64) + low
-        group = product.col.astype(np.int64)
-        shared = product.data.astype(np.int64)
-        if below_self:
-            keep = group < query
-            query, group, shared = query[keep], group[keep], shared[keep]
+        return self._with_frequent(frequent, *block_candidates(usual, self._usual_t, low, high, below_self))
+
+    def _with_frequent(
+        self, frequent: sparse.csr_matrix, query: np.ndarray, group: np.ndarray, shared: np.ndarray
+    ) -> Candidates:
+        """The shared counts of candidate pairs with their frequent features added."""
         if frequent.nnz and len(query):
             # Frequent features count in the score of a pair found otherwise.
             both = frequent[query].multiply(self._frequent[group])
@@ -348,6 +392,16 @@ def _index_columns(
     return _Columns(distinct, width, start, frequent, postings, sentences)
 
 
+def _kept(
+    query: np.ndarray, key: np.ndarray, score: np.ndarray, shared: np.ndarray, keep: PairFilter | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs ``keep`` keeps (all without it)."""
+    if keep is None:
+        return query, key, score, shared
+    mask = keep(query, key, score)
+    return query[mask], key[mask], score[mask], shared[mask]
+
+
 def _binary(rows: np.ndarray, columns: np.ndarray, height: int, width: int) -> sparse.csr_matrix:
     data = np.ones(len(rows), dtype=np.int32)
     return sparse.csr_matrix((data, (rows, columns)), shape=(height, max(width, 0)), dtype=np.int32)
@@ -379,6 +433,15 @@ class ReferenceIndex:
 
     sentences: SparseIndex
     joins: SparseIndex
+
+    def using(self, product: CandidateProduct | None) -> ReferenceIndex:
+        """This index, the candidate products of its sparse indexes run by
+        ``product`` (see :meth:`SparseIndex.using`; other kinds of index are
+        searched as they are)."""
+        if product is None:
+            return self
+        sentences, joins = (i.using(product) if isinstance(i, SparseIndex) else i for i in (self.sentences, self.joins))
+        return replace(self, sentences=sentences, joins=joins)
 
     def frequent_sentences(self) -> int:
         """Sentences holding a feature over ``max_postings`` (0 when the index

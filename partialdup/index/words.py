@@ -23,12 +23,13 @@ that the two agree.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from math import ceil
+from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "word_jaccard"]
+__all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard"]
 
 #: Least Jaccard of two sentences' word sets for a candidate pair: one word
 #: in five replaced leaves two sets of ten words at 8 / 12 = 0.67, one in
@@ -70,6 +71,13 @@ class WordSets:
         max_postings: A word held by more sentences than this (both sides
             counted) finds no candidates: pairs sharing it are still found
             through their rarer words and scored on every word.
+        right_held: Per word, the sentences of the whole collection ``right``
+            is part of that hold it (absent: none), counted instead of
+            ``right``'s own: searched with the collection's counts, the rows
+            of ``right`` pair exactly as they do among all of the
+            collection's sentences (the word order, the prefixes and the
+            common words are the collection's). None: ``right`` is the
+            whole collection.
     """
 
     def __init__(
@@ -79,6 +87,7 @@ class WordSets:
         threshold: float,
         *,
         max_postings: int = WORD_POSTINGS,
+        right_held: Mapping[str, int] | None = None,
     ) -> None:
         if not 0.0 < threshold <= 1.0 or max_postings < 1:
             raise ValueError("threshold must lie in (0, 1] and max_postings be >= 1")
@@ -92,7 +101,12 @@ class WordSets:
         left_sets = _distinct(*left_words, width)
         right_sets = left_sets if right is None else _distinct(*right_words, width)
         held = np.bincount(left_sets[1], minlength=width)
-        if right is not None:
+        if right is not None and right_held is not None:
+            outside = np.zeros(width, np.int64)
+            for word, column in columns.items():
+                outside[column] = right_held.get(word, 0)
+            held += outside
+        elif right is not None:
             held += np.bincount(right_sets[1], minlength=width)
         # Rarest first, ties by the word itself: with capped postings the
         # prefixes, and so the pairs found, must not depend on the order of
@@ -202,6 +216,19 @@ class _SideSets:
                 other.full[other_rows[at:at + _PAIRS_AT_ONCE]]).sum(axis=1)).ravel()
             for at in range(0, len(rows), _PAIRS_AT_ONCE)
         ])
+
+
+def prefix_words(words: Sequence[str], held: Mapping[str, int], threshold: float, max_postings: int) -> list[str]:
+    """The words through which :class:`WordSets` pairs one sentence: the
+    first ``|x| - ceil(t |x|) + 1`` of its distinct words, rarest first by
+    ``held`` (the sentences holding each, both sides counted; ties by the
+    word), less those held by more than ``max_postings``. Two sentences are
+    candidates exactly when their prefix words meet (a plain restatement of
+    :class:`_SideSets`' prefixes, for a search that reads the candidates of
+    a few words only: :mod:`partialdup.store`)."""
+    distinct = sorted(set(words), key=lambda word: (held.get(word, 0), word))
+    longest = len(distinct) - ceil(threshold * len(distinct) - 1e-9) + 1
+    return [word for word in distinct[:longest] if held.get(word, 0) <= max_postings]
 
 
 def plain_word_pairs(

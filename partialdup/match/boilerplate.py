@@ -40,6 +40,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from partialdup.core.config import CROWD_DOCUMENTS
 from partialdup.core.types import DocumentFeatures
 from partialdup.match.pairs import SentenceKey
 
@@ -51,11 +52,26 @@ __all__ = [
     "boilerplate_sentences",
     "boilerplate_verdict",
     "collection_boilerplate",
+    "CROWD_DOCUMENTS",
+    "crowd_documents",
     "reference_boilerplate",
 ]
 
 #: Characters of a boilerplate sentence shown as its excerpt.
 EXCERPT_CHARS = 80
+
+# CROWD_DOCUMENTS (core/config.py): the search never makes the pairs among
+# sentences whole-matched in that many other documents, n (n - 1) / 2 for a
+# line in n documents: a help text's "To access this command..." in 900
+# pages made 400,000 of the 1.2 million whole matches of the Chinese bench
+# corpus. Outputs measured equal to making every pair up to 2,000 documents
+# (gold set, the bench corpora) from 20 up: docs/jobs.md.
+
+
+def crowd_documents(limit: int) -> int:
+    """Other documents from which a sentence is boilerplate whatever else is
+    found, under the rule's ``limit`` (0: the rule is off, no sentence is)."""
+    return max(limit, CROWD_DOCUMENTS) if limit else 0
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -205,6 +221,7 @@ def boilerplate_verdict(
     limit: int,
     *,
     one_collection: bool,
+    crowded: Iterable[SentenceKey] = (),
 ) -> Boilerplate:
     """The rule for a run: :func:`collection_boilerplate` for ``detect`` (one
     collection), :func:`reference_boilerplate` for ``check``.
@@ -218,12 +235,16 @@ def boilerplate_verdict(
         limit: Least number of other documents (0: the rule is off).
         one_collection: ``detect`` (both keys number one collection) or
             ``check`` (first: queries, second: references).
+        crowded: ``detect``: sentences known to be copied in ``limit`` or
+            more other documents whose pairs among themselves ``pairs`` and
+            ``counted`` leave out (:attr:`~partialdup.pipeline.lookups.Lookups.crowded`).
     """
     if not limit:
         return NO_BOILERPLATE
     other = 0 if one_collection else 1  # the second side's numbering
     groups = _components(((0, first), (other, second)) for first, second in pairs)
-    widely: set[_Node] = set()  # sentences copied in `limit` or more other documents in one stage
+    # Sentences copied in `limit` or more other documents in one stage.
+    widely: set[_Node] = {(0, key) for key in crowded}
     for stage in counted:  # each stage counts apart
         neighbours: dict[_Node, set[int]] = defaultdict(set)
         for first, second in stage:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, run_at, title_words, word_units
 
@@ -32,6 +32,7 @@ def candidate_pairs(
     *,
     short_docs: Sequence[int] | None = None,
     long_docs: Sequence[int] | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> list[tuple[int, int]]:
     """(short row, long row) of the pairs where the short sentence's title
     (:func:`title_words`) holds :data:`MIN_TOKENS` to :data:`MAX_TOKENS`
@@ -51,8 +52,14 @@ def candidate_pairs(
         short_docs: Document of each short row; with ``long_docs``, a pair
             within one document is never made. None: no exclusion.
         long_docs: Document of each long row.
+        counts: How many times the long sentences of the whole collection
+            ``longs`` is part of hold each word of the titles (absent: 0),
+            in place of ``longs``' own counts: the key words, and so the
+            pairs of the rows of ``longs``, are then those of the whole
+            collection (:mod:`partialdup.store` hands a part of it). None:
+            ``longs`` is the whole collection.
     """
-    counts = Counter(chain.from_iterable(longs))
+    counts = Counter(chain.from_iterable(longs)) if counts is None else Counter(counts)
     # Identical titles (a man page's colophon line in every page) are
     # looked up once, as one group of rows.
     groups: dict[tuple[str, ...], list[int]] = defaultdict(list)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz
 
@@ -165,12 +165,44 @@ class NearMissCheck:
         """Whether a near-miss pair is a copy: whole (:meth:`same`) or embedded."""
         return self.same(first.letters, second.letters) or self.embedded(first, second)
 
+    def accepted(
+        self,
+        near_misses: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        first_docs: Sequence[DocumentFeatures],
+        second_docs: Sequence[DocumentFeatures],
+        memo: dict | None = None,
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """The near misses whose characters agree (:meth:`copied`), in order.
+
+        A pure function of the records' sentences: a worker process may
+        judge a chunk of them (:mod:`partialdup.pipeline.sidework`).
+        ``memo`` keeps each sentence's letters between calls over the same
+        documents (a new one per call when None).
+        """
+        seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {} if memo is None else memo
+        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
+
+        def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
+            if (side, key) not in seen:
+                seen[(side, key)] = self.of_sentence(docs[key[0]], key[1])
+            return seen[(side, key)]
+
+        accepted = []
+        for first, second, score in near_misses:
+            a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
+            if a is not None and b is not None and self.copied(a, b):
+                accepted.append((first, second, score))
+        return accepted
+
     def add_to(
         self,
         found: FoundPairs,
         near_misses: Iterable[tuple[SentenceKey, SentenceKey, float]],
         first_docs: Sequence[DocumentFeatures],
         second_docs: Sequence[DocumentFeatures],
+        *,
+        judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float]]]
+        | None = None,
     ) -> list[tuple[SentenceKey, SentenceKey]]:
         """Record the near misses whose characters agree as copies; returns them.
 
@@ -182,26 +214,19 @@ class NearMissCheck:
             first_docs: The documents of the first sentences.
             second_docs: The documents of the second sentences (the same list
                 in ``detect``).
+            judged: Returns, in order, the records :meth:`accepted` accepts
+                among those it is given (an engine's worker processes judge
+                them, see :mod:`partialdup.pipeline.sidework`); None:
+                :meth:`accepted`, here.
 
         A near copy of a template in many documents is boilerplate like a
         whole match: the detector decides it once every pair is known
         (:mod:`partialdup.match.boilerplate`).
         """
-        seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {}
-        other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
-
-        def letters_of(side: int, docs: Sequence[DocumentFeatures], key: SentenceKey) -> SentenceLetters | None:
-            if (side, key) not in seen:
-                seen[(side, key)] = self.of_sentence(docs[key[0]], key[1])
-            return seen[(side, key)]
-
-        accepted = []
-        for first, second, score in near_misses:
-            if found.has(first, second):
-                continue
-            a, b = letters_of(0, first_docs, first), letters_of(other_side, second_docs, second)
-            if a is not None and b is not None and self.copied(a, b):
-                accepted.append((first, second, score))
+        # `found` does not change until every verdict is in: the pairs to
+        # judge are the same whoever judges them, and whenever.
+        pending = (record for record in near_misses if not found.has(record[0], record[1]))
+        accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
         for first, second, score in accepted:
             found.add(first, second, score)
         return [(first, second) for first, second, _ in accepted]

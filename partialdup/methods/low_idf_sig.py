@@ -10,15 +10,19 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from typing import Collection, Sequence
+from itertools import compress, islice
+from typing import Collection, Iterable, Sequence
 
 from partialdup.core.config import DEFAULT_SKIP_WORDS, LowIdfSigParams
-from partialdup.core.hashing import stable_hash
+from partialdup.core.hashing import SEPARATOR, stable_hash
 from partialdup.methods.base import MethodSpec, register
 from partialdup.methods.similarity import BagMethod
 from partialdup.text.idf import IdfTable
 
-__all__ = ["LowIdfSig", "low_idf_sig_features"]
+__all__ = ["LowIdfSig", "low_idf_sig_features", "low_idf_sig_bag"]
+
+# A feature's hash from its joined string: a one-part feature joins to itself.
+_hash = stable_hash
 
 
 def low_idf_sig_features(
@@ -63,6 +67,62 @@ def low_idf_sig_features(
     return features
 
 
+def low_idf_sig_bag(
+    tokens: Sequence[str],
+    antecedents: Collection[str],
+    *,
+    chain: int,
+    spacing: int,
+    skip_words: Collection[str] = DEFAULT_SKIP_WORDS,
+) -> dict[int, int]:
+    """The bag of :func:`low_idf_sig_features`, each feature hashed by
+    :func:`~partialdup.core.hashing.stable_hash`: feature -> multiplicity, in
+    the order of first occurrence (``Counter`` of the hashes is the plain
+    reference; a property test checks they agree).
+
+    The fast path of every sentence: each feature is made as its joined
+    string straight from a slice of the tokens, without its tuple, and the
+    antecedents are found by C loops; the bag is a plain dict (which the
+    collector does not track, unlike a ``Counter``) and is built at C speed
+    when no feature repeats (most sentences).
+    """
+    count = len(tokens)
+    if not count:
+        return {}
+    reach = spacing * chain
+    heads = compress(range(1, count), map(antecedents.__contains__, islice(tokens, 1, None)))
+    if skip_words and any(map(skip_words.__contains__, tokens)):
+        joined = _joined_with_skips(tokens, heads, chain, spacing, skip_words)
+    else:
+        joined = [SEPARATOR.join(tokens[0 : reach + 1 : spacing])]
+        last = count - 1 - reach  # the last start with a whole chain after it
+        joined.extend([SEPARATOR.join(tokens[i : i + reach + 1 : spacing]) for i in heads if i <= last])
+    hashes = [_hash((feature,)) for feature in joined]
+    bag = dict.fromkeys(hashes, 1)
+    if len(bag) < len(hashes):  # a feature repeats: count them
+        bag = {}
+        for value in hashes:
+            bag[value] = bag.get(value, 0) + 1
+    return bag
+
+
+def _joined_with_skips(
+    tokens: Sequence[str], heads: Iterable[int], chain: int, spacing: int, skip_words: Collection[str]
+) -> list[str]:
+    """The joined features of a sentence holding skip words (see
+    :func:`low_idf_sig_features`, whose steps this follows)."""
+    kept = [i for i, token in enumerate(tokens) if token not in skip_words]
+    kept_tokens = [tokens[i] for i in kept]
+    joined = []
+    for i in (0, *heads):
+        after = bisect_right(kept, i)
+        follow = kept_tokens[after + spacing - 1 : after + spacing * chain : spacing]
+        if len(follow) < chain and i:
+            continue
+        joined.append(SEPARATOR.join((tokens[i], *follow)))
+    return joined
+
+
 @dataclass(frozen=True, slots=True)
 class LowIdfSig(BagMethod):
     """The Low-IDF-Sig feature extractor.
@@ -80,7 +140,11 @@ class LowIdfSig(BagMethod):
     skip_words: frozenset[str] = DEFAULT_SKIP_WORDS
     name: str = "low-idf-sig"
 
-    def bag(self, tokens: Sequence[str]) -> Counter[int]:
+    def bag(self, tokens: Sequence[str]) -> dict[int, int]:
+        return low_idf_sig_bag(tokens, self.antecedents, chain=self.chain, spacing=self.spacing, skip_words=self.skip_words)
+
+    def reference_bag(self, tokens: Sequence[str]) -> Counter[int]:
+        """The plain reference of :meth:`bag`: the features as tuples, hashed, counted."""
         feats = low_idf_sig_features(
             tokens, self.antecedents, chain=self.chain, spacing=self.spacing, skip_words=self.skip_words
         )

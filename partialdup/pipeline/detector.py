@@ -73,7 +73,7 @@ class Detector(LookupStage, SpanStage):
         """Sentences and their normalised tokens (method-independent; cacheable)."""
         text = document.text
         sentences = self.splitter.split(text)
-        tokens = tuple(tuple(self.tokenizer.words(text, s.start, s.end)) for s in sentences)
+        tokens = tuple(self.tokenizer.sentence_words(text, [(s.start, s.end) for s in sentences]))
         joins = tuple(
             (i, self._joined_words(text, sentences[i], sentences[i + 1], tokens[i] + tokens[i + 1]))
             for i in (rejoinable(text, sentences) if self.config.rejoin else ())
@@ -170,9 +170,10 @@ class Detector(LookupStage, SpanStage):
         for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
             place[number] = rank
         found = FoundPairs(order=place)
+        lookups = self._self_lookups(docs, index, engine.candidate_product, engine.beside)
         return self._spans(
-            self._self_lookups(docs, index), found, docs, docs, index, runner=partial(engine.pair_spans, self),
-            boilerplate_spans=boilerplate_spans,
+            lookups, found, docs, docs, index, runner=partial(engine.pair_spans, self), boilerplate_spans=boilerplate_spans,
+            judged=partial(engine.judged, self),
         )
 
     def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None) -> Detection:
@@ -206,9 +207,10 @@ class Detector(LookupStage, SpanStage):
         keep = None
         if only_pairs is not None:
             keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731
-        lookups = self._query_lookups(query_docs, index, references)
+        lookups = self._query_lookups(query_docs, index, references, engine.candidate_product)
         detection = self._spans(
-            lookups, FoundPairs(), query_docs, references, index, keep=keep, runner=partial(engine.pair_spans, self)
+            lookups, FoundPairs(), query_docs, references, index, keep=keep, runner=partial(engine.pair_spans, self),
+            judged=partial(engine.judged, self),
         )
         if not self.config.single_origin:
             return detection

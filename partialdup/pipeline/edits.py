@@ -9,28 +9,59 @@ match whose words agree is confirmed by them.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
+from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["EditedStage", "scanned_words"]
+__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_words"]
 
 
-def scanned_words(doc: DocumentFeatures) -> Iterable[tuple[int, Sequence[str]]]:
+@dataclass(frozen=True)
+class CollectionWords:
+    """What the whole reference collection holds of some words, when the
+    references a check is handed are only the part of it that its queries
+    can meet (a store's candidates, :mod:`partialdup.store`): the searches
+    over every reference sentence's words then count the collection, and
+    find among the part exactly what they find among all of it.
+
+    Attributes:
+        sentences: Per word, the collection's sentences of at least
+            ``min_tokens`` words holding it (what :class:`WordSets` counts;
+            absent: none).
+        long_words: Per word, how many times the collection's sentences of
+            more than :data:`~partialdup.match.embedded.MIN_TOKENS` tokens
+            hold it (what the headline search counts; absent: none).
+    """
+
+    sentences: Mapping[str, int]
+    long_words: Mapping[str, int]
+
+
+def collection_words(references: Sequence[DocumentFeatures]) -> CollectionWords | None:
+    """The collection's counts handed with ``references`` (their attribute
+    ``collection_words``), or None: ``references`` are the whole collection."""
+    return getattr(references, "collection_words", None)
+
+
+def scanned_words(doc: DocumentFeatures, search: str = "words") -> Iterable[tuple[int, Sequence[str]]]:
     """(sentence, words) of the sentences a search over every reference
     sentence's words looks at: all of them, or, for a document that names
-    them in ``scanned`` (a stored reference, :mod:`partialdup.store`), those."""
-    scanned: Sequence[int] | None = getattr(doc, "scanned", None)
+    them (a stored reference, :mod:`partialdup.store`: the only ones of it
+    the query can meet), those: ``scanned`` for the word sets of edited
+    copies (``search`` "words"), ``scanned_headlines`` for the headlines
+    ("headlines")."""
+    scanned: Sequence[int] | None = getattr(doc, "scanned" if search == "words" else "scanned_headlines", None)
     if scanned is None:
         return enumerate(doc.words)
     return ((s, doc.words[s]) for s in scanned) if scanned and doc.words else ()
@@ -47,12 +78,19 @@ class EditedStage(DetectorBase):
         """The candidates of the edited-copy stage among a search's matches:
         below τ (the whole matches are judged apart), and two sentences of
         similar length (see :data:`~partialdup.match.edited.WHOLE_LENGTH_RATIO`)."""
-        first, second = query_lengths[matches.query], key_lengths[matches.key]
-        shorter, longer = np.minimum(first, second), np.maximum(first, second)
-        keep = (matches.score < self.threshold) & (shorter >= self.config.min_tokens)
-        keep &= longer < WHOLE_LENGTH_RATIO * shorter
+        keep = self._loose_mask(matches.query, matches.key, matches.score, query_lengths, key_lengths)
         return replace(matches, query=matches.query[keep], key=matches.key[keep], score=matches.score[keep],
                        shared=matches.shared[keep])
+
+    def _loose_mask(
+        self, query: np.ndarray, key: np.ndarray, score: np.ndarray, query_lengths: np.ndarray, key_lengths: np.ndarray
+    ) -> np.ndarray:
+        """Which (query, key, score) matches :meth:`_loose` keeps (a search's ``keep``)."""
+        first, second = query_lengths[query], key_lengths[key]
+        shorter, longer = np.minimum(first, second), np.maximum(first, second)
+        keep = (score < self.threshold) & (shorter >= self.config.min_tokens)
+        keep &= longer < WHOLE_LENGTH_RATIO * shorter
+        return keep
 
     def _word_rows(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
         """(document, sentence) of every sentence long enough to be matched
@@ -81,8 +119,10 @@ class EditedStage(DetectorBase):
         queries, keys = self._word_rows(query_docs), self._word_rows(references)
         if not (queries and keys):
             return []
+        collection = collection_words(references)
         found = WordSets(
-            [query_docs[d].words[s] for d, s in queries], [references[d].words[s] for d, s in keys], WORD_JACCARD
+            [query_docs[d].words[s] for d, s in queries], [references[d].words[s] for d, s in keys], WORD_JACCARD,
+            max_postings=word_sets.WORD_POSTINGS, right_held=collection.sentences if collection else None,
         ).pairs()
         return self._word_pairs(((queries[q], keys[k]) for q, k, _ in found), query_docs, references)
 
@@ -142,19 +182,44 @@ class EditedStage(DetectorBase):
         loose: Iterable[tuple[SentenceKey, SentenceKey, float]],
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
+        judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float, bool]]]
+        | None = None,
     ) -> None:
         """Edited copies among the pairs sharing a feature (see
         :mod:`partialdup.match.edited`): a pair whose words reach
         ``edited_ratio`` is a copy, one reaching ``edited_neighbour_ratio``
-        is tentative."""
+        is tentative. ``judged``: returns, in order, what
+        :meth:`_edited_copies` returns for the records it is given (an
+        engine's worker processes judge them); None: here."""
+        seen: set[tuple[SentenceKey, SentenceKey]] = set()
+
+        def pending() -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
+            # `found` does not change until every verdict is in.
+            for first, second, score in loose:
+                if found.has(first, second) or (first, second) in seen:
+                    continue
+                seen.add((first, second))
+                yield first, second, score
+
+        accepted = self._edited_copies(pending(), a_docs, b_docs) if judged is None else list(judged(pending()))
+        # Boilerplate (an edited copy of a template in many documents) is
+        # decided later, on every pair of the run: partialdup.match.boilerplate.
+        for first, second, score, tentative in accepted:
+            found.add(first, second, score, tentative=tentative, words_only=not tentative)
+
+    def _edited_copies(
+        self,
+        loose: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        a_docs: Sequence[DocumentFeatures],
+        b_docs: Sequence[DocumentFeatures],
+    ) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
+        """(first, second, score, tentative) of the pairs whose words make an
+        edited copy, in order: a pure function of the pairs' words, which a
+        worker process may compute for a chunk of them."""
         assert self._edited is not None
         check = self._edited
         accepted = []
-        seen: set[tuple[SentenceKey, SentenceKey]] = set()
         for first, second, score in loose:
-            if found.has(first, second) or (first, second) in seen:
-                continue
-            seen.add((first, second))
             da, db = a_docs[first[0]], b_docs[second[0]]
             if not (da.words and db.words):
                 continue
@@ -162,10 +227,7 @@ class EditedStage(DetectorBase):
             ratio = check.score(a_words, b_words)
             if ratio >= check.neighbour_ratio and check.numbers_agree(a_words, b_words):
                 accepted.append((first, second, score, not check.alone_at(ratio, a_words, b_words)))
-        # Boilerplate (an edited copy of a template in many documents) is
-        # decided later, on every pair of the run: partialdup.match.boilerplate.
-        for first, second, score, tentative in accepted:
-            found.add(first, second, score, tentative=tentative, words_only=not tentative)
+        return accepted
 
     def _agreement(self, da: DocumentFeatures, db: DocumentFeatures) -> Callable[[int, int], float] | None:
         """How well the words of two documents' sentences agree (a word

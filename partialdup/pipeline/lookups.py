@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from functools import partial
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar, Union
 
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures, Token
 from partialdup.index.inverted import IndexedSentence
+from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
+from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.embedded import (
     MAX_TOKENS,
     MIN_TOKENS,
@@ -27,10 +30,16 @@ from partialdup.match.embedded import (
     title_words,
 )
 from partialdup.match.headline_search import candidate_pairs
+from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pairs import SentenceKey, rejoined_hits
-from partialdup.pipeline.edits import EditedStage, scanned_words
+from partialdup.pipeline.edits import EditedStage, collection_words, scanned_words
+from partialdup.pipeline.sidework import Beside, inline_beside
 
 __all__ = ["Lookups", "LookupStage"]
+
+#: (first sentence, second sentence, score) records: a list, or a search's
+#: arrays read as records (match/keyed.py).
+Records = Union[KeyedMatches, list[tuple[SentenceKey, SentenceKey, float]]]
 
 T = TypeVar("T")
 
@@ -63,22 +72,28 @@ class Lookups:
             count in a span's gap: empty from the look-ups, filled by the
             tail once the rule has decided (:mod:`partialdup.match.boilerplate`).
         b_boilerplate: The same for the B side.
-        crowded: ``detect``: sentences copied in ``max_postings`` or more
+        crowded: ``detect``: sentences copied in
+            :func:`~partialdup.match.boilerplate.crowd_documents` or more
             other documents (when the boilerplate rule is on). The pairs
             between two of them are never made (a sentence in 30,000
             documents would make 450 million); they are boilerplate, as is
             every pair of one of them with another sentence.
+        crowd_links: ``detect``: some of the pairs never made between
+            crowded sentences, enough to link them as all of them would (see
+            :func:`~partialdup.index.expand.omitted_links`): the boilerplate
+            rule judges the same groups of copies as with every pair made.
     """
 
     whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
-    near: list[tuple[SentenceKey, SentenceKey, float]]
-    loose: list[tuple[SentenceKey, SentenceKey, float]]
+    near: Records
+    loose: Records
     quoted: list[tuple[SentenceKey, SentenceKey, float]]
     rejoined: list[tuple[tuple[SentenceKey, SentenceKey], SentenceKey, float, bool]]
     searches: tuple[PairMatches, ...]
     a_boilerplate: set[SentenceKey] = field(default_factory=set)
     b_boilerplate: set[SentenceKey] = field(default_factory=set)
     crowded: frozenset[SentenceKey] = frozenset()
+    crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
 
 
 class LookupStage(EditedStage):
@@ -106,34 +121,56 @@ class LookupStage(EditedStage):
             index.joins.search(bags, self._join_rule),
         )
 
-    def _self_lookups(self, docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> Lookups:
-        """``detect``: every document's sentences against every other's, each pair once."""
+    def _self_lookups(
+        self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
+        beside: Beside | None = None,
+    ) -> Lookups:
+        """``detect``: every document's sentences against every other's, each
+        pair once; ``product``: an engine's candidate product (None: here);
+        ``beside``: an engine's way to run the word-set search of edited
+        copies while the feature searches run (see
+        :mod:`partialdup.pipeline.sidework`; None: in turn)."""
         config = self.config
+        # The word-set search needs only the documents: started first (beside
+        # the feature searches, when an engine can), collected when needed.
+        word_pairs = None
+        if self._edited is not None:
+            word_pairs = (beside or inline_beside)(partial(self._word_loose_all, docs), len(index.sentences.index.sentences))
+        index = index.using(product)
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not
         # two attribute reads and a tuple per match: hundreds of thousands).
-        key_of = _sentence_keys(sentences).__getitem__
-        # A sentence in `max_postings` or more other documents is boilerplate
-        # whatever else is found: the pairs among such sentences are not made.
-        crowd = config.max_postings if config.boilerplate else 0
+        keys = _sentence_keys(sentences)
+        key_of = keys.__getitem__
+        # A sentence in `crowd` or more other documents is boilerplate whatever
+        # else is found: the pairs among such sentences are not made (a few
+        # of them kept apart, to link them for the boilerplate rule).
+        crowd = crowd_documents(config.boilerplate)
         whole_matches = index.sentences.search_all(self.rule, boilerplate=crowd)
         crowded_keys = whole_matches.boilerplate
         crowded = frozenset(key_of(key) for key in crowded_keys.tolist())
+        crowd_links = tuple((key_of(a), key_of(b)) for a, b in whole_matches.links.tolist())
         matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
         weak = self._weak(whole_matches, lambda key: key)
         whole = [(key_of(key), key_of(other_key), score, (key, other_key) in weak) for key, other_key, score in matches]
         searches = [whole_matches]
-        near: list[tuple[SentenceKey, SentenceKey, float]] = []
+        # Near misses and loose candidates, a million and more on large runs,
+        # stay arrays until the tail reads them (match/keyed.py).
+        near: Records = []
         if self._near is not None:
             near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
-            near = list(_keyed(near_matches, key_of, key_of))
+            near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(near_matches)
-        loose: list[tuple[SentenceKey, SentenceKey, float]] = []
+        loose: Records = []
         if self._edited is not None:
             lengths = self._token_counts(docs, sentences)
-            loose_matches = self._loose(index.sentences.search_all(self._loose_rule, crowded=crowded_keys), lengths, lengths)
-            loose = list(_keyed(loose_matches, key_of, key_of))
-            loose += [pair for pair in self._word_loose_all(docs) if not (pair[0] in crowded and pair[1] in crowded)]
+            # Filtered as the pairs are made: most of the search's pairs are not kept.
+            loose_matches = index.sentences.search_all(
+                self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_lengths=lengths, key_lengths=lengths))
+            assert word_pairs is not None
+            words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
+            loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
+                _not_found_in(words, loose_matches, keys))
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -146,13 +183,16 @@ class LookupStage(EditedStage):
         quoted = self._quotation_hits(docs, index, own_documents=True)
         headlines = self._headline_hits(docs, docs, _keys_of(whole, near, self.threshold / 2))
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
-        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded)
+        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded, crowd_links=crowd_links)
 
     def _query_lookups(
-        self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures]
+        self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures],
+        product: CandidateProduct | None = None,
     ) -> Lookups:
-        """``check``: the query documents' sentences against the reference index."""
+        """``check``: the query documents' sentences against the reference
+        index; ``product``: an engine's candidate product (None: here)."""
         config = self.config
+        index = index.using(product)
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         whole_matches, near_matches, query_joins, reference_joins = self.search(query_docs, index)
@@ -232,9 +272,11 @@ class LookupStage(EditedStage):
             docs, long_docs = (a_docs, b_docs)[side], (a_docs, b_docs)[other]
             shorts = _title_rows(docs)
             longs = _long_rows(long_docs)
+            collection = collection_words(long_docs)
             pairs = candidate_pairs(
                 [docs[d].words[s] for d, s in shorts], [long_docs[d].words[s] for d, s in longs],
                 short_docs=[d for d, _ in shorts] if own else None, long_docs=[d for d, _ in longs] if own else None,
+                counts=collection.long_words if collection else None,
             )
             candidates += [(side, shorts[row], other, longs[long_row]) for row, long_row in pairs]
         others = _paired_with(paired, {(other, long) for _, _, other, long in candidates}, own=own)
@@ -293,7 +335,7 @@ def _paired_with(
 def _long_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     # (document, sentence) of the sentences long enough to hold a title and
     # more, in order (of the documents whose words are known).
-    return [(d, s) for d, doc in enumerate(docs) for s, _ in scanned_words(doc) if doc.tokens[s] > MIN_TOKENS]
+    return [(d, s) for d, doc in enumerate(docs) for s, _ in scanned_words(doc, "headlines") if doc.tokens[s] > MIN_TOKENS]
 
 
 def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
@@ -304,7 +346,7 @@ def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     rows = []
     for d, doc in enumerate(docs):
         text = doc.text if isinstance(doc, DocumentFeatures) else None
-        for s, words in scanned_words(doc):
+        for s, words in scanned_words(doc, "headlines"):
             # (A section number is at most three tokens.)
             if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
                 if text is None or line_shaped(text, doc.sentences[s]):
@@ -366,6 +408,23 @@ def _keyed(
     # which searches the index against itself, and in check_against).
     for query, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
         yield query_key(query), key_of(key), score
+
+
+def _not_found_in(
+    pairs: Sequence[tuple[SentenceKey, SentenceKey, float]], found: PairMatches, keys: Sequence[SentenceKey]
+) -> list[tuple[SentenceKey, SentenceKey, float]]:
+    """The records of ``pairs`` (in order) whose (first, second) sentences
+    are not a (query, key) match of ``found``, an index searched against
+    itself (``keys``: the sentence of each key): the tail reads a pair once."""
+    if not pairs:
+        return []
+    position = {key: number for number, key in enumerate(keys)}
+    width = max(len(keys), 1)
+    found_codes = found.query * width + found.key
+    first = np.fromiter((position.get(pair[0], -1) for pair in pairs), np.int64, len(pairs))
+    second = np.fromiter((position.get(pair[1], -1) for pair in pairs), np.int64, len(pairs))
+    again = np.isin(first * width + second, found_codes) & (first >= 0) & (second >= 0)
+    return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
 
 
 def _sentence_keys(entries: Sequence[IndexedSentence]) -> list[SentenceKey]:

@@ -6,7 +6,14 @@ Chinese text, most of it in jieba) and the tail of each document pair
 (:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans`: evidence, spans,
 refined edges, scores). :class:`LocalEngine` runs them in ``jobs`` worker
 processes; the index look-ups between them stay in the calling process
-(one sparse matrix product, see :mod:`partialdup.index.sparse`).
+(one sparse matrix product, see :mod:`partialdup.index.sparse`), except
+for two independent parts of the work between the stages (see
+:mod:`partialdup.pipeline.sidework`): the word-set search of edited copies
+runs in a forked process beside the feature searches
+(:meth:`LocalEngine.beside`), and the verdicts of the tail's near-miss and
+edited-copy checks are computed in worker processes, chunks of records at a
+time, while the calling process keeps the bookkeeping
+(:meth:`LocalEngine.judged`).
 
 The output is byte-identical to one process whatever ``jobs`` is: each
 unit of work is a pure function of its inputs, the results come back in
@@ -26,7 +33,9 @@ the configuration's segmenter), loading jieba there once.
 ``jobs == 1`` starts no process; neither does a run too small to gain
 (less than :data:`MIN_CHARS_PER_WORKER` characters per worker for the
 features, :data:`MIN_PAIRS_PER_WORKER` sentence pairs per worker for the
-tail), nor a daemonic process (a pool's worker may not start one).
+tail, :data:`MIN_RECORDS_PER_WORKER` records per worker for the verdicts,
+:data:`MIN_SENTENCES_BESIDE` sentences for the word-set search), nor a
+daemonic process (a pool's worker may not start one).
 
 Features come back without their text (the calling process has it) and in
 a compact form (:func:`pack_features`): pickled as they are, the gold set's
@@ -41,12 +50,17 @@ import multiprocessing
 import os
 import signal
 import sys
+import traceback
+import weakref
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, Union
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
 
 from partialdup.core.config import Config
 from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
+from partialdup.index.partitioned import CandidateProduct
 from partialdup.methods.base import Method
+from partialdup.pipeline.sidework import Judge
 from partialdup.pipeline.tail import PairJob, PairSpans
 
 if TYPE_CHECKING:
@@ -62,7 +76,11 @@ __all__ = [
     "unpack_features",
     "MIN_CHARS_PER_WORKER",
     "MIN_PAIRS_PER_WORKER",
+    "MIN_RECORDS_PER_WORKER",
+    "MIN_SENTENCES_BESIDE",
 ]
+
+T = TypeVar("T")
 
 #: A worker is started for the features only when it gets at least this many
 #: characters (about a second of tokenizing Chinese: more than starting it
@@ -72,6 +90,21 @@ MIN_CHARS_PER_WORKER = 250_000
 #: A worker is started for the tail only when it gets at least this many
 #: sentence pairs to check.
 MIN_PAIRS_PER_WORKER = 5_000
+
+#: A worker is started to judge near misses or edited copies (see
+#: :mod:`partialdup.pipeline.sidework`) only when it gets at least this many
+#: records: starting a pool costs about what judging a few thousand does.
+MIN_RECORDS_PER_WORKER = 20_000
+
+#: The word-set search of edited copies runs beside the feature searches
+#: only over at least this many sentences (a fraction of a second of work:
+#: about what forking a large process and piping the pairs back costs).
+MIN_SENTENCES_BESIDE = 20_000
+
+#: Records judged per piece of work: each is one pickled message, and a
+#: worker's memo of letters serves a whole piece (4,096 cost the calling
+#: process twice the CPU of 16,384 on the Chinese bench corpus).
+_RECORDS_PER_CHUNK = 16_384
 
 #: Pieces of work per worker: small enough to even out documents of unequal
 #: length, large enough that handing them out costs little.
@@ -94,6 +127,9 @@ class Engine(Protocol):
     """Where the costly stages run: this machine (:class:`LocalEngine`) or a
     cluster (:mod:`partialdup.engine`)."""
 
+    #: Runs the look-ups' candidate products (see :mod:`partialdup.index.partitioned`); None: the calling process.
+    candidate_product: CandidateProduct | None
+
     def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> Iterable[DocumentFeatures]:
         """The features of each document, in the documents' order (sized,
         when the engine can tell, for a progress bar)."""
@@ -104,6 +140,19 @@ class Engine(Protocol):
         jobs: Sequence[PairJob],
     ) -> Sequence[PairSpans]:
         """:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans` of each job, in the jobs' order."""
+        ...
+
+    def judged(
+        self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
+        records: Iterable[Any],
+    ) -> Iterable[Any]:
+        """The judge's results over every record, in the records' order (see
+        :mod:`partialdup.pipeline.sidework`)."""
+        ...
+
+    def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
+        """Runs ``work`` (over ``weight`` sentences) beside the caller, or
+        not: the returned callable gives its result."""
         ...
 
 
@@ -155,6 +204,8 @@ class _Worker:
         self.detector: Detector | None = None
         self.a_docs: Sequence[DocumentFeatures] = ()
         self.b_docs: Sequence[DocumentFeatures] = ()
+        # What a judge keeps between the chunks of one pool (each sentence's letters).
+        self.memo: dict = {}
 
 
 #: The worker's state: the one module-level object, empty in the calling process.
@@ -169,6 +220,7 @@ def _start(source: DetectorRecipe | _Inherited, a_docs: Sequence[DocumentFeature
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER.detector = source.build()
     _WORKER.a_docs, _WORKER.b_docs = a_docs, b_docs
+    _WORKER.memo = {}
 
 
 def _worker_detector() -> Detector:
@@ -184,6 +236,10 @@ def _features_chunk(documents: Sequence[Document | TokenizedDocument]) -> list[t
 def _pair_chunk(jobs: Sequence[PairJob]) -> list[PairSpans]:
     detector = _worker_detector()
     return [detector.pair_spans(_WORKER.a_docs[job.a], _WORKER.b_docs[job.b], job) for job in jobs]
+
+
+def _judge_chunk(judge: Judge, records: list[Any]) -> list[Any]:
+    return judge(_worker_detector(), _WORKER.a_docs, _WORKER.b_docs, records, _WORKER.memo)
 
 
 def pack_features(features: DocumentFeatures) -> tuple:
@@ -225,6 +281,18 @@ def _chunks(items: Sequence[Any], workers: int) -> list[Sequence[Any]]:
     return [items[low : low + size] for low in range(0, len(items), size)]
 
 
+def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    while batch := list(itertools.islice(items, size)):
+        yield batch
+
+
+def _plain(a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> bool:
+    # Documents that are not plain features (a store's references, read
+    # from its database when first used) stay in this process: a database
+    # connection must not cross a fork.
+    return all(type(doc) is DocumentFeatures for doc in itertools.chain(a_docs, b_docs))
+
+
 class OrderedFeatures:
     """The features of each document, computed as they are read (sized, so
     that a progress bar knows the total)."""
@@ -241,19 +309,29 @@ class OrderedFeatures:
 
 
 class LocalEngine:
-    """This machine: the features and the pair tails in ``jobs`` worker processes.
+    """This machine: the features, the pair tails and the tail's verdicts in
+    ``jobs`` worker processes, the word-set search beside the look-ups.
 
     Args:
         jobs: Worker processes (``Config.jobs``: 0 means one per core, 1 none).
         min_chars: Characters a worker needs for the features to start it.
         min_pairs: Sentence pairs a worker needs for the tail to start it.
+        min_records: Records a worker needs to judge them (:meth:`judged`).
+        min_beside: Sentences the word-set search needs to run beside (:meth:`beside`).
     """
 
-    def __init__(self, jobs: int, *, min_chars: int = MIN_CHARS_PER_WORKER, min_pairs: int = MIN_PAIRS_PER_WORKER) -> None:
+    candidate_product: CandidateProduct | None = None  # the look-ups run in the calling process
+
+    def __init__(
+        self, jobs: int, *, min_chars: int = MIN_CHARS_PER_WORKER, min_pairs: int = MIN_PAIRS_PER_WORKER,
+        min_records: int = MIN_RECORDS_PER_WORKER, min_beside: int = MIN_SENTENCES_BESIDE,
+    ) -> None:
         # A daemonic process (itself a pool's worker) may not start processes.
         self.workers = 1 if multiprocessing.current_process().daemon else worker_count(jobs)
         self.min_chars = min_chars
         self.min_pairs = min_pairs
+        self.min_records = min_records
+        self.min_beside = min_beside
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come."""
@@ -284,15 +362,89 @@ class LocalEngine:
         """Each job's spans, in the jobs' order."""
         weight = sum(len(job.evidence.pairs) for job in jobs)
         workers = min(self.workers, len(jobs), weight // max(self.min_pairs, 1))
-        # Documents that are not plain features (a store's references, read
-        # from its database when first used) stay in this process: a
-        # database connection must not cross a fork.
-        plain = all(type(doc) is DocumentFeatures for doc in itertools.chain(a_docs, b_docs))
-        if workers <= 1 or not plain:
+        if workers <= 1 or not _plain(a_docs, b_docs):
             return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in jobs]
         context = _context()
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
             return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, _chunks(jobs, workers))))
+
+    def judged(
+        self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
+        records: Iterable[Any],
+    ) -> list[Any]:
+        """The judge's results over every record, in the records' order:
+        chunks of records judged in the workers, when there are enough.
+
+        The records are read as the workers take them (by the pool's feeding
+        thread, which blocks while the pipe to the workers is full; this one
+        waits for the results): a few chunks are held at a time, never all.
+        """
+        pending = iter(records)
+        head = list(itertools.islice(pending, self.min_records * self.workers))
+        workers = min(self.workers, len(head) // max(self.min_records, 1))
+        if workers <= 1 or not _plain(a_docs, b_docs):
+            return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
+        context = _context()
+        with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
+            chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
+            return list(itertools.chain.from_iterable(pool.imap(partial(_judge_chunk, judge), chunks)))
+
+    def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
+        """``work`` run in a forked process beside this one, its result
+        piped back when asked for (:class:`_Beside`); here, when asked for,
+        with one job, for less than ``min_beside`` sentences (``weight``), or
+        where processes are not forked (a spawned process would have to be
+        sent the work's documents)."""
+        if self.workers <= 1 or weight < self.min_beside:
+            return work
+        context = _context()
+        if context.get_start_method() != "fork":
+            return work
+        return _Beside(context, work)
+
+
+class _Beside(Generic[T]):
+    """``work()`` in a forked process, started at once; calling the object
+    waits for the result (sent back pickled through a pipe) and returns it.
+    A result never asked for ends the process when the object goes."""
+
+    def __init__(self, context: Any, work: Callable[[], T]) -> None:
+        self._reader, writer = context.Pipe(duplex=False)
+        self._process = context.Process(target=_run_beside, args=(work, writer), daemon=True)
+        self._process.start()
+        writer.close()  # the child's end: EOF here if the child dies
+        self._ending = weakref.finalize(self, _end_beside, self._process, self._reader)
+
+    def __call__(self) -> T:
+        try:
+            ok, value = self._reader.recv()
+        except EOFError:
+            ok, value = False, "it ended without sending its result"
+        self._process.join()  # it ends once its result is sent (or it died)
+        self._ending()
+        if not ok:
+            raise RuntimeError(f"the side process failed:\n{value}")
+        return value  # type: ignore[no-any-return]
+
+
+def _run_beside(work: Callable[[], Any], writer: Any) -> None:
+    # As in a pool's worker: the calling process answers Ctrl-C and SIGTERM.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        outcome = (True, work())
+    except BaseException:  # noqa: BLE001 - reported to the caller, which raises
+        outcome = (False, traceback.format_exc())
+    writer.send(outcome)
+    writer.close()
+
+
+def _end_beside(process: Any, reader: Any) -> None:
+    # The result was read (the process has ended) or never will be: end it.
+    reader.close()
+    if process.is_alive():
+        process.terminate()
+    process.join()
 
 
 class _Pool:

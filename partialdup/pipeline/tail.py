@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Callable, Sequence
 
 from partialdup.core.types import DocumentFeatures, RunStats, SentencePair, Span
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.sparse import ReferenceIndex
-from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict
+from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict, crowd_documents
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
@@ -18,6 +19,7 @@ from partialdup.match.spans import matchable_ranks, spans_for_documents
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
 from partialdup.pipeline.lookups import Lookups
+from partialdup.pipeline.sidework import Judged, edited_copies, judging, near_copies
 
 __all__ = ["SpanStage", "PairEvidence", "PairJob", "PairSpans", "PairRunner"]
 
@@ -101,19 +103,22 @@ class SpanStage(EditedStage):
         keep: Callable[[int, int], bool] | None = None,
         runner: PairRunner | None = None,
         boilerplate_spans: bool = True,
+        judged: Judged | None = None,
     ) -> Detection:
         """Sentence pairs from the look-ups (whole matches, near misses whose
         characters agree, rejoined sentences), then spans of the document
         pairs ``keep`` accepts (all when None), each pair's by ``runner``
         (here, one after the other, when None); the spans of the boilerplate
-        pairs too when ``boilerplate_spans``."""
+        pairs too when ``boilerplate_spans``. ``judged``: an engine's way to
+        judge the near misses and edited copies on other cores (see
+        :mod:`partialdup.pipeline.sidework`; here when None)."""
         edited = self._edited
         found.add_firm(lookups.whole)
         near: list[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
-            near = self._near.add_to(found, lookups.near, a_docs, b_docs)
+            near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs))
         if edited is not None:
-            self._add_edited(found, lookups.loose, a_docs, b_docs)
+            self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs))
         for host, other, score in lookups.quoted:
             if not found.has(host, other):
                 found.add(host, other, score)
@@ -124,8 +129,9 @@ class SpanStage(EditedStage):
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).
         stages = ([(first, second) for first, second, _, _ in lookups.whole], near, found.edited(),
                   [(host, other) for host, other, _ in lookups.quoted])
-        verdict = boilerplate_verdict(found.pairs(), stages, self.config.boilerplate, one_collection=a_docs is b_docs)
-        verdict = verdict.with_crowded(lookups.crowded, self.config.max_postings)
+        verdict = boilerplate_verdict(chain(found.pairs(), lookups.crowd_links), stages, self.config.boilerplate,
+                                      one_collection=a_docs is b_docs, crowded=lookups.crowded)
+        verdict = verdict.with_crowded(lookups.crowded, crowd_documents(self.config.boilerplate))
         apart = found.split_off(verdict.pair)
         if keep is not None:
             for pairs in (found, apart):

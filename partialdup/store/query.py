@@ -13,22 +13,20 @@ collection (the others find no candidates). So a check
 3. picks, with NumPy, the sentences (and rejoined pairs) of those documents
    that hold such a feature (or that bag) and indexes just them, searched
    with the collection's counts (:class:`~partialdup.store.search.PartialIndex`);
-4. hands the documents to :meth:`~partialdup.pipeline.detector.Detector.check_against`
+4. adds the documents holding a sentence the detector's searches over every
+   sentence's *words* can pair with a query sentence (the word sets of
+   edited copies, the headlines), found through the word table
+   (:mod:`partialdup.store.wordsearch`): an edited sentence sharing no
+   feature with its source, a heading, make their document a candidate;
+5. hands the documents to :meth:`~partialdup.pipeline.detector.Detector.check_against`
    as :class:`~partialdup.store.reference.StoredReference`, whose text,
    sentence offsets and words are read from the database only when the
-   detector reads them (for the pairs it judges and the spans it reports).
+   detector reads them (for the pairs it judges and the spans it reports),
+   each naming the sentences the word searches look at (``scanned``,
+   ``scanned_headlines``: :func:`~partialdup.pipeline.edits.scanned_words`),
+   with the collection's word counts (:class:`~partialdup.pipeline.edits.CollectionWords`).
 
-The spans are those of ``check --against`` on the same documents. With
-``word_reach`` N >= 0 (``--word-reach``; default -1) they may differ in one
-way, for speed: the detector's searches over *every* reference sentence's
-words (the word sets of edited copies, the headlines) look, in a stored
-document, only at the sentences within N of one that the detector's rule
-pairs with a query sentence (:attr:`StoredReference.scanned`, read by
-:func:`~partialdup.pipeline.edits.scanned_words`): an edited copy there is
-found as in memory; an edited sentence sharing no feature with its source
-and far from any copied sentence is not. Scanning every sentence of every
-candidate (thousands of documents at a million sentences) costs seconds per
-check.
+The spans are those of ``check --against`` on the same documents.
 """
 
 from __future__ import annotations
@@ -37,18 +35,18 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import islice
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
-from partialdup.index.sparse import ReferenceIndex
-from partialdup.methods.similarity import CopyRule
 from partialdup.pipeline.detector import Detection, Detector
+from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec
 from partialdup.store.records import signed, slices
-from partialdup.store.reference import StoredReference, TextCache
+from partialdup.store.reference import StoredReference, StoredText, TextCache
 from partialdup.store.search import PartialIndex, partial_reference_index
+from partialdup.store.wordsearch import word_candidates
 from partialdup.store.writer import bag_keys
 
 __all__ = ["check_stored", "holding", "identical", "FeatureCounts"]
@@ -59,8 +57,7 @@ def check_stored(
 ) -> Detection:
     """Passages of each query copied from the stored documents (inside the caller's read transaction).
 
-    The spans equal those of ``detector.check(query_docs, stored documents)``
-    (with ``word_reach`` >= 0, but for the word searches' reach: see the module's docstring); the
+    The spans equal those of ``detector.check(query_docs, stored documents)``; the
     statistics count the whole collection (but ``frequent_sentences``, not known: 0).
     ``cache`` keeps the texts read for later checks (valid for the caller's
     state of the store; None: none kept).
@@ -75,7 +72,9 @@ def check_stored(
     alone = _stored_alone(db, "bags", in_sentences, counts.sentence_bags, bound)
     alone_joins = _stored_alone(db, "join_bags", in_joins, counts.join_bags, bound)
     alone_numbers = _documents_holding_all(db, [*alone, *alone_joins])
-    numbers = sorted(set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers)
+    texts = _Texts(db, cache or TextCache())
+    words = word_candidates(db, detector.config, query_docs, lambda number: texts(number).words)
+    numbers = sorted(set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers | words.documents())
     ids, flat = _features(db, numbers)
     # Documents are numbered by their position here, in the collection's order.
     frequent = lambda: int(  # noqa: E731
@@ -91,42 +90,41 @@ def check_stored(
             counts.joins, counts.join_bags, bound, frequent,
         ),
     )
-    counts = np.diff(flat.sentence_starts).tolist()
-    reach = detector.config.word_reach
-    scanned = (
-        _scanned(_paired(index, detector.rule, in_sentences, in_joins), counts, reach)
-        if reach >= 0 else [None] * len(counts)
+    sizes = np.diff(flat.sentence_starts).tolist()
+    references = _References(
+        StoredReference(
+            doc_id, count, flat, i, texts, n, sorted(words.words.get(n, ())), sorted(words.headlines.get(n, ()))
+        )
+        for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
-    cache = cache or TextCache()
-    texts = lambda number, sentences: cache.get(number, sentences, partial(_text_blob, db))  # noqa: E731
-    references = [
-        StoredReference(doc_id, count, flat, i, texts, n, scanned[i])
-        for i, (n, doc_id, count) in enumerate(zip(numbers, ids, counts))
-    ]
+    references.collection_words = words.collection
     detection = detector.check_against(query_docs, references, index)  # type: ignore[arg-type]
     return replace(detection, stats=_run_stats(db, detection.stats, query_docs))
 
 
-def _paired(index: ReferenceIndex, rule: CopyRule, in_sentences: Sequence[Bag], in_joins: Sequence[Bag]) -> set[tuple[int, int]]:
-    """(document, sentence) of the held sentences ``rule`` pairs with a query
-    bag (both sentences of a rejoined pair)."""
-    paired: set[tuple[int, int]] = set()
-    for part, bags, width in ((index.sentences, in_sentences, 1), (index.joins, in_joins, 2)):
-        entries = part.index.sentences
-        for key in np.unique(part.search(bags, rule).key).tolist():
-            paired.update((entries[key].doc, entries[key].sentence + i) for i in range(width))
-    return paired
+class _References(list[StoredReference]):
+    """The candidates handed to the detector, with the collection's word
+    counts (:func:`~partialdup.pipeline.edits.collection_words`)."""
+
+    collection_words: CollectionWords
 
 
-def _scanned(paired: Iterable[tuple[int, int]], counts: Sequence[int], gap: int) -> list[Sequence[int] | None]:
-    """Per document (position), the sentences the searches over every
-    reference sentence's words look at: the paired ones and the ``gap``
-    sentences either side of each, where the edited sentences of a copied
-    passage lie (they may share no feature with their source)."""
-    near: list[set[int]] = [set() for _ in counts]
-    for doc, sentence in paired:
-        near[doc].update(range(max(sentence - gap, 0), min(sentence + gap + 1, counts[doc])))
-    return [sorted(sentences) for sentences in near]
+class _Texts:
+    """The text of each stored document a check reads, made once (through
+    the store's :class:`TextCache`), also for the word searches' candidates
+    before their features are read."""
+
+    def __init__(self, db: sqlite3.Connection, cache: TextCache) -> None:
+        self._db, self._cache = db, cache
+        self._opened: dict[int, StoredText] = {}
+
+    def __call__(self, number: int, sentences: int | None = None) -> StoredText:
+        text = self._opened.get(number)
+        if text is None:
+            if sentences is None:
+                (sentences,) = self._db.execute("SELECT sentences FROM documents WHERE doc = ?", (number,)).fetchone()
+            text = self._opened[number] = self._cache.get(number, sentences, partial(_text_blob, self._db))
+        return text
 
 
 def holding(flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> list[tuple[int, int, Bag]]:

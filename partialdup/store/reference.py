@@ -184,20 +184,23 @@ class StoredReference:
         texts: Gives the text of a document of the store by number and
             sentence count (called at most once).
         number: Its document number in the store.
-        scanned: The sentences a search over every reference sentence's
-            words looks at (see :func:`partialdup.pipeline.edits.scanned_words`):
-            those a query can meet through a feature (see
-            :mod:`partialdup.store.query`); None: every sentence.
+        scanned: The sentences the word sets of edited copies look at (see
+            :func:`partialdup.pipeline.edits.scanned_words`): those the
+            query can meet (see :mod:`partialdup.store.wordsearch`); None:
+            every sentence.
+        scanned_headlines: The same for the headline search.
     """
 
     def __init__(
         self, doc_id: str, sentences: int, flat: codec.FlatFeatures, position: int,
         texts: Callable[[int, int], StoredText], number: int, scanned: Sequence[int] | None = None,
+        scanned_headlines: Sequence[int] | None = None,
     ) -> None:
         # Made for each of thousands of candidates, most of them only
         # counted: nothing is read or unpacked here.
         self.id = doc_id
         self.scanned = scanned
+        self.scanned_headlines = scanned_headlines
         self._count = sentences
         self._flat = flat
         self._position = position

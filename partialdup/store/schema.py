@@ -21,7 +21,9 @@ One file, no server. Tables:
   sentence made only of over-frequent features still finds its identical
   copies;
 * ``postings``: (feature, document) for every feature of a document's
-  matchable sentences and rejoined pairs: which documents a query must read.
+  matchable sentences and rejoined pairs: which documents a query must read;
+* ``words``: per word, the counts of the searches over every sentence's
+  words and the places of the rare ones (see :mod:`partialdup.store.wordtable`).
 
 Journal: WAL, so a reader keeps its snapshot while a writer commits.
 ``synchronous=NORMAL``: in WAL mode a committed transaction survives the
@@ -39,7 +41,8 @@ __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 
 #: 2: token counts moved to the features blob, words stored apart (see codec).
 #: 3: distinct bags counted per feature, tables of bag digests.
-SCHEMA_VERSION = 3
+#: 4: the word table (counts and places of words, see wordtable).
+SCHEMA_VERSION = 4
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0
@@ -64,6 +67,13 @@ CREATE TABLE IF NOT EXISTS features (
 );
 CREATE TABLE IF NOT EXISTS bags (digest INTEGER PRIMARY KEY, members INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS join_bags (digest INTEGER PRIMARY KEY, members INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS words (
+    word INTEGER PRIMARY KEY,
+    sentences INTEGER NOT NULL,
+    longs INTEGER NOT NULL,
+    places BLOB,
+    titles BLOB
+);
 CREATE TABLE IF NOT EXISTS postings (
     feature INTEGER NOT NULL,
     doc INTEGER NOT NULL,

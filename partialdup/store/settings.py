@@ -70,8 +70,8 @@ def settings_of(config: Config, idf_values: Any, idf_default: float, tokenizer: 
 
 
 #: Parameters of how a check reads a store, not of how its documents were
-#: indexed: not recorded, so each check may choose (``--word-reach``).
-_READ_ONLY = {"word_reach"}
+#: indexed: not recorded, so each check may choose (none at present).
+_READ_ONLY: set[str] = set()
 
 
 def _run_only() -> set[str]:

@@ -15,16 +15,19 @@ and ``join_bags`` tables count the copies of each bag by digest.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
+from partialdup.core.config import Config
 from partialdup.core.types import Bag, Document, DocumentFeatures
 from partialdup.pipeline.detector import Detector
 from partialdup.store import codec
 from partialdup.index.groups import bag_digests
 from partialdup.store.records import AddReport, signed, slices, text_hash
+from partialdup.store.wordtable import WordDeltas, document_words
 
 __all__ = ["Writer", "stored_hashes", "bag_keys"]
 
@@ -51,6 +54,7 @@ class Writer:
     def __init__(self, db: sqlite3.Connection, detector: Detector | None) -> None:
         self._db = db
         self._detector = detector
+        self._words = WordDeltas()
 
     def add(
         self, documents: Iterable[Document | DocumentFeatures], batch: int, extras: Mapping[str, Mapping[str, Any]]
@@ -60,6 +64,13 @@ class Writer:
         for chunk in slices(documents, batch):
             total += self._add_batch(chunk, extras)
         return total
+
+    def _min_tokens(self) -> int:
+        """The store's ``min_tokens`` (recorded with its settings: a remover has no detector)."""
+        if self._detector is not None:
+            return self._detector.config.min_tokens
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'config.min_tokens'").fetchone()
+        return int(json.loads(row[0])) if row else Config().min_tokens
 
     @property
     def detector(self) -> Detector:
@@ -93,8 +104,10 @@ class Writer:
                 # An id given twice in one batch: the second replaces the first.
                 current[document.id] = (self._insert(number, document, digest, features, _extras_of(document, extras)), digest)
                 sentences += len(features.sentences)
+            self._words.flush(self._db, self._min_tokens())
             self._db.execute("COMMIT")
         except BaseException:
+            self._words.clear()
             self._db.execute("ROLLBACK")
             raise
         return AddReport(added, replaced, len(documents) - added - replaced, sentences)
@@ -112,6 +125,8 @@ class Writer:
         )
         doc = int(cursor.lastrowid or 0) if number is None else number  # a rowid is never 0 here
         self._db.execute("INSERT INTO bodies VALUES (?, ?, ?)", (doc, *codec.pack(features, matchable)))
+        with_text = features if features.text is not None else dataclasses.replace(features, text=_text(document))
+        self._words.add(doc, document_words(with_text, self.detector.config.min_tokens), 1)
         sentence_bags = [bag for bag, ok in zip(features.bags, matchable) if ok]
         join_bags = [bag for _, bag in features.joins]
         in_sentences, in_joins = _held_counts(sentence_bags, join_bags)
@@ -156,8 +171,12 @@ class Writer:
 
     def _delete(self, number: int) -> None:
         """Remove a stored document's rows and its share of the feature counts."""
-        (blob,) = self._db.execute("SELECT features FROM bodies WHERE doc = ?", (number,)).fetchone()
-        sentence_bags, join_bags = stored_bags(codec.unpack_features(blob))
+        doc_id, blob, text = self._db.execute(
+            "SELECT d.id, b.features, b.text FROM documents d JOIN bodies b USING (doc) WHERE doc = ?", (number,)
+        ).fetchone()
+        packed = codec.unpack_features(blob)
+        self._words.add(number, document_words(codec.unpack_document(doc_id, packed, text), self._min_tokens()), -1)
+        sentence_bags, join_bags = stored_bags(packed)
         in_sentences, in_joins = _held_counts(sentence_bags, join_bags)
         lost_sentences, lost_joins = self._count_bags("bags", sentence_bags, -1), self._count_bags("join_bags", join_bags, -1)
         rows = [
@@ -182,8 +201,10 @@ class Writer:
             for doc_id in dict.fromkeys(ids):
                 if doc_id in stored:
                     self._delete(stored[doc_id][0])
+            self._words.flush(self._db, self._min_tokens())
             self._db.execute("COMMIT")
         except BaseException:
+            self._words.clear()
             self._db.execute("ROLLBACK")
             raise
         return [doc_id for doc_id in ids if doc_id not in stored]

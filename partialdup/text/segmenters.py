@@ -102,12 +102,13 @@ class Segmenter:
         one backend call for all of them."""
         blocks, layouts = _layouts(runs)
         words = self._cut_blocks(blocks)
-        return [_assembled(layout, words) for layout in layouts]
+        return words if layouts is None else [_assembled(layout, words) for layout in layouts]
 
     def segment_located(self, runs: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The words of each run in this segmenter's mode, and where each
         starts in its run (words overlap in the ``full`` and ``search`` modes)."""
-        blocks, layouts = _layouts(runs)
+        blocks, found = _layouts(runs)
+        layouts: list[list[int | str]] = found if found is not None else [[number] for number in range(len(blocks))]
         words = [tuple(self._cut(block)) for block in blocks]
         accurate = [tuple(self._cut_accurate(block)) for block in blocks] if self.mode == "search" else words
         starts = [
@@ -147,9 +148,14 @@ class Segmenter:
         raise NotImplementedError
 
 
-def _layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]]]:
+def _layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]] | None]:
     """The blocks the backend cuts, and each run's layout: block numbers and
-    lone characters (words of their own, as jieba gives them)."""
+    lone characters (words of their own, as jieba gives them); None when
+    every run is one block (the usual case, told by one look at all the
+    characters), block ``k`` being run ``k``."""
+    joined = "".join(runs)
+    if joined and _FIRST <= min(joined) and max(joined) <= _LAST and all(runs):
+        return list(runs), None
     blocks: list[str] = []
     layouts: list[list[int | str]] = []
     for run in runs:

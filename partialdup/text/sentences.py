@@ -69,7 +69,7 @@ from typing import Iterator, Sequence
 
 from partialdup.core.chars import CJK_CLASS
 from partialdup.core.types import Sentence
-from partialdup.text.punkt import PunktParameters, PunktSentenceTokenizer  # NLTK's, without scipy.stats (start-up)
+from partialdup.text.punkt import PunktParameters, punkt_tokenizer  # NLTK's, without scipy.stats (start-up)
 
 __all__ = ["SentenceSplitter", "rejoinable"]
 
@@ -199,7 +199,7 @@ class SentenceSplitter:
             raise ValueError(f"max_chars must be at least 1, got {max_chars}")
         self.max_chars = max_chars
         path = Path(punkt_params_path) if punkt_params_path else DEFAULT_PUNKT_PARAMS
-        self._punkt = PunktSentenceTokenizer(_load_punkt_params(path))
+        self._punkt = punkt_tokenizer(_load_punkt_params(path))
 
     def split(self, text: str) -> tuple[Sentence, ...]:
         """Splits ``text`` into sentences.

@@ -22,7 +22,9 @@ punctuation was changed still matches.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, Sequence
+import sys
+from itertools import islice
+from typing import Iterable, Iterator, Sequence, TypeVar
 
 import regex
 
@@ -63,6 +65,13 @@ _GROUPED_PATTERN = f"({_HAN_RUN})|({_WORD})"
 #: Han runs whose segmentation is remembered (oldest forgotten first):
 #: about 30 MB at most.
 _SEGMENT_CACHE = 100_000
+
+#: Sentences whose words are remembered (oldest forgotten first): about
+#: 15 MB at most.
+_SENTENCE_CACHE = 50_000
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 #: A Han run's words, their common forms, and where each starts in the run
 #: (``()`` in accurate mode, where the words follow each other).
@@ -118,6 +127,10 @@ class Tokenizer:
         )
         self._converter = _converter("t2s")
         self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
+        # The pattern's word alternative alone, and a Han character: text
+        # without one has only such words.
+        self._latin_words = regex.compile(_WORD, _TOKEN_FLAGS)
+        self._han = regex.compile(f"[{_HAN}]", _TOKEN_FLAGS)
         self._normalise = Normaliser(self._converter)
         self._to_taiwan = _converter("s2twp")
         self._to_mainland = _converter("tw2sp")
@@ -125,6 +138,8 @@ class Tokenizer:
         # Han run -> (its words, their common forms, their starts in the run
         # when they overlap, else ()): see _segmented.
         self._segments: dict[str, _Segmented] = {}
+        # Sentence text -> its words (see sentence_words).
+        self._sentences: dict[str, tuple[str, ...]] = {}
 
     @property
     def segmenter(self) -> str:
@@ -195,8 +210,61 @@ class Tokenizer:
             if run:
                 words.extend(next(segmented)[1])
             else:
-                words.append(word)
+                words.append(sys.intern(word))
         return words
+
+    def sentence_words(self, text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[str, ...]]:
+        """The words of each stretch ``text[start:end]`` of ``spans``, as
+        :meth:`words` gives them (a property test checks they agree).
+
+        A document's sentences at once. A sentence met before (boilerplate,
+        copies: a quarter of the sentences of the bench corpora) gets the
+        words it had, the same tuple (held once), for a bounded number of
+        sentences. For the others the text is normalised once when its
+        normalisation keeps every offset (most documents; otherwise each
+        stretch on its own, as :meth:`words` does), each stretch is searched
+        in place, and their Han runs go to the segmenter together: a few C
+        calls and a loop over its pieces per sentence, where :meth:`words`
+        pays a chain of calls.
+        """
+        spans = list(spans)
+        stretches = [text[start:end] for start, end in spans]
+        known = self._sentences
+        out = list(map(known.get, stretches))
+        missing = {stretch: span for stretch, span, words in zip(stretches, spans, out) if words is None}
+        if not missing:
+            return out  # type: ignore[return-value]  # every sentence known
+        fresh = dict(zip(missing, self._fresh_words(text, missing.values())))
+        self._sentences = _remembered(known, fresh, _SENTENCE_CACHE)
+        return [words if words is not None else fresh[stretch] for stretch, words in zip(stretches, out)]
+
+    def _fresh_words(self, text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[str, ...]]:
+        """:meth:`sentence_words` of sentences not met before."""
+        whole = self._normalise.in_place(text)
+        intern = sys.intern
+        if whole is not None and (whole.isascii() or not self._han.search(whole)):
+            # No Han character: every piece is a word (most English documents).
+            words_in = self._latin_words.findall
+            return [tuple(map(intern, words_in(whole, start, end))) for start, end in spans]
+        find = self._grouped.findall
+        normalise = self._normalise
+        found = [
+            find(whole, start, end) if whole is not None else find(normalise(text[start:end])[0])
+            for start, end in spans
+        ]
+        cuts = self._segmented_list([_compact(run) for pieces in found for run, _ in pieces if run])
+        next_cut = 0
+        out: list[tuple[str, ...]] = []
+        for pieces in found:
+            words: list[str] = []
+            for run, word in pieces:
+                if run:
+                    words.extend(cuts[next_cut][1])
+                    next_cut += 1
+                else:
+                    words.append(intern(word))
+            out.append(tuple(words))
+        return out
 
     def words_across(self, first: str, second: str) -> bool:
         """Whether a token may run from text ending in ``first`` into text
@@ -233,8 +301,9 @@ class Tokenizer:
             position = end
 
     def clear_cache(self) -> None:
-        """Forget the remembered segmentations (a benchmark's runs start cold)."""
+        """Forget the remembered segmentations and sentences (a benchmark's runs start cold)."""
         self._segments.clear()
+        self._sentences.clear()
 
     def _segmented(self, runs: list[str]) -> Iterator[_Segmented]:
         """The words of each Han run (compacted), their common forms
@@ -247,25 +316,34 @@ class Tokenizer:
         quarter of the gold set's Han text), so their words are kept, for a
         bounded number of runs.
         """
+        return iter(self._segmented_list(runs))
+
+    def _segmented_list(self, runs: list[str]) -> list[_Segmented]:
+        """:meth:`_segmented` as a list, in the order of ``runs``."""
         known = self._segments
         missing = [run for run in dict.fromkeys(runs) if run not in known]
         if not missing:
-            return (known[run] for run in runs)
-        common = self._common_word
+            return list(map(known.__getitem__, runs))
         located = (
             self._segmenter.segment_located(missing)
             if self._segmenter.mode != "accurate"
             else [(words, ()) for words in self._segmenter.segment(missing)]
         )
+        commons = self._common_words({word for words, _ in located for word in words})
         fresh: dict[str, _Segmented] = {
-            run: (words, tuple(map(common, words)), starts) for run, (words, starts) in zip(missing, located)
+            run: (words, tuple(map(commons.__getitem__, words)), starts) for run, (words, starts) in zip(missing, located)
         }
         found = [fresh[run] if run in fresh else known[run] for run in runs]
-        for run, cut in fresh.items():
-            if len(known) >= _SEGMENT_CACHE:
-                known.pop(next(iter(known)))  # oldest first
-            known[run] = cut
-        return iter(found)
+        self._segments = _remembered(known, fresh, _SEGMENT_CACHE)
+        return found
+
+    def _common_words(self, words: Iterable[str]) -> dict[str, str]:
+        """The common form (:meth:`_common_word`) of each word, remembered."""
+        cache = self._words_cache
+        for word in words:
+            if word not in cache:
+                self._common_word(word)
+        return cache
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters
@@ -277,6 +355,18 @@ class Tokenizer:
         if common is None:
             common = self._words_cache[word] = self._to_mainland.convert(self._to_taiwan.convert(word))
         return common
+
+
+def _remembered(known: dict[_K, _V], fresh: dict[_K, _V], bound: int) -> dict[_K, _V]:
+    """``known`` with ``fresh`` added, at most ``bound`` entries: the oldest
+    forgotten in one go, down to three quarters of the bound (popping the
+    oldest one at a time costs a scan of the dict's deleted slots each time:
+    quadratic, a third of the Chinese bench corpus's tokenization)."""
+    if len(known) + len(fresh) > bound:
+        keep = max(bound * 3 // 4 - len(fresh), 0)
+        known = dict(islice(known.items(), len(known) - keep, None)) if keep else {}
+    known.update(islice(fresh.items(), max(len(fresh) - bound, 0), None))
+    return known
 
 
 class _Mapping:

@@ -4,15 +4,19 @@ The sentence is the GPL-2 copyright line of samples/GPL-2.txt (real Debian
 text, licence in samples/LICENSE.md), its bag made by the bundled method.
 """
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.sparse import SparseIndex
+from partialdup.match.boilerplate import _groups
 from partialdup.pipeline.factory import make_detector
 
 COPIES = 30_000
@@ -71,3 +75,35 @@ def test_below_the_boilerplate_bound_every_pair_is_given(detector, bag):
     assert len(found.boilerplate) == 0
     assert len(found.key) == 3 * 1000**2
     assert bool((found.query // 1000 != found.key // 1000).all())
+
+
+# Bags from a small pool, so that sentences are identical (one group) or
+# near (groups matched with each other) or apart.
+_POOL = (
+    Counter({1: 1, 2: 1, 3: 1}),
+    Counter({1: 1, 2: 1, 3: 1, 4: 1}),
+    Counter({1: 1, 2: 1, 3: 1, 4: 1, 9: 1}),
+    Counter({5: 1, 6: 1, 7: 1}),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, len(_POOL) - 1)), min_size=2, max_size=40),
+       st.integers(1, 4))
+def test_the_links_of_crowded_sentences_are_left_out_pairs_linking_them_as_all_would(detector, sentences, limit):
+    # The plain reference: every pair between two crowded sentences, made by
+    # the search without the boilerplate option.
+    index = FeatureIndex(max_postings=Config().max_postings)
+    for key, (doc, which) in enumerate(sentences):
+        index.add(doc, key, _POOL[which])
+    searched = SparseIndex(index)
+    crowded = searched.search_all(detector.rule, boilerplate=limit)
+    every = searched.search_all(detector.rule)
+    common = set(crowded.boilerplate.tolist())
+    left_out = {(q, k) for q, k in zip(every.query.tolist(), every.key.tolist()) if q in common and k in common}
+    links = {(max(a, b), min(a, b)) for a, b in crowded.links.tolist()}
+    assert links <= left_out
+    nodes = {key for pair in left_out for key in pair}
+    assert {key for pair in links for key in pair} <= nodes
+    # The plain union-find of the boilerplate rule (roots: the smallest node).
+    assert _groups(links) == _groups(left_out)

@@ -189,3 +189,32 @@ def test_members_of_a_large_group_pair_once_each():
     assert bool((found.query > found.key).all()) and bool((found.query // 100 != found.key // 100).all())
     codes = found.query * 2000 + found.key
     assert len(np.unique(codes)) == len(codes) and bool((np.diff(codes) > 0).all())
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools, rules, st.sampled_from([2, 50]), st.integers(1, 3), st.data())
+def test_a_filter_applied_as_pairs_are_made_keeps_what_filtering_afterwards_keeps(pool, rule, max_postings, step, data):
+    # search_all(keep=f) against the plain way: every pair made, then f; made
+    # a few group pairs at a time (EXPAND_PAIRS), with crowded keys too.
+    import partialdup.index.sparse as module
+
+    indexed = _repeated(data, pool, 24)
+    docs = sorted(data.draw(st.lists(st.integers(0, 5), min_size=len(indexed), max_size=len(indexed))))
+    crowded = data.draw(st.lists(st.integers(0, len(indexed) - 1), max_size=6)) if indexed else []
+    searched = SparseIndex(_index(indexed, docs, max_postings))
+    lengths = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(indexed), max_size=len(indexed))), np.int64)
+
+    def keep(query, key, score):
+        return (lengths[query] + lengths[key]) % 2 == 0
+
+    every = searched.search_all(rule, crowded=crowded)
+    mask = keep(every.query, every.key, every.score)
+    original = module.EXPAND_PAIRS
+    module.EXPAND_PAIRS = step
+    try:
+        kept = searched.search_all(rule, crowded=crowded, keep=keep)
+    finally:
+        module.EXPAND_PAIRS = original
+    for name in ("query", "key", "score", "shared"):
+        assert getattr(kept, name).tolist() == getattr(every, name)[mask].tolist()
+    assert kept.candidates == every.candidates

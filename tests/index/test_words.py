@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.words import WORD_JACCARD, WordSets, plain_word_pairs, word_jaccard
+from partialdup.index.words import WORD_JACCARD, WordSets, plain_word_pairs, prefix_words, word_jaccard
 
 from tests.paths import SAMPLES
 
@@ -58,3 +58,38 @@ def test_the_pairs_do_not_depend_on_the_input_order(sentences, cap, random):
     found = {frozenset((i, j)) for i, j, _ in WordSets(sentences, None, 0.4, max_postings=cap).pairs()}
     again = {frozenset((order[i], order[j])) for i, j, _ in WordSets(shuffled, None, 0.4, max_postings=cap).pairs()}
     assert found == again
+
+
+def _held(sentences):
+    # Sentences holding each word (each sentence once), as WordSets counts them.
+    held = {}
+    for words in sentences:
+        for word in set(words):
+            held[word] = held.get(word, 0) + 1
+    return held
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(words, max_size=10), st.lists(words, max_size=14), st.data(), st.integers(1, 4))
+def test_a_part_searched_with_the_collections_counts_pairs_as_the_whole(left, right, data, cap):
+    # The store hands WordSets the candidates only, with the whole
+    # collection's counts: the pairs are those of the whole, restricted.
+    part = sorted(data.draw(st.sets(st.integers(0, max(len(right) - 1, 0)))) & set(range(len(right))))
+    whole = WordSets(left, right, 0.4, max_postings=cap).pairs()
+    expected = [(q, part.index(k), score) for q, k, score in whole if k in part]
+    found = WordSets(left, [right[k] for k in part], 0.4, max_postings=cap, right_held=_held(right)).pairs()
+    assert list(found) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(words, max_size=10), st.lists(words, max_size=12), st.sampled_from([0.3, 0.4, 0.6]), st.integers(1, 5))
+def test_two_sentences_pair_exactly_when_their_prefix_words_meet(left, right, threshold, cap):
+    # prefix_words restates the search's prefixes: the store finds its
+    # candidates through them (partialdup.store.wordsearch).
+    held = _held(left + right)
+    prefixes = [set(prefix_words(w, held, threshold, cap)) for w in left], [set(prefix_words(w, held, threshold, cap)) for w in right]
+    expected = [
+        (q, k) for q, first in enumerate(left) for k, second in enumerate(right)
+        if prefixes[0][q] & prefixes[1][k] and word_jaccard(first, second) >= threshold
+    ]
+    assert [(q, k) for q, k, _ in WordSets(left, right, threshold, max_postings=cap).pairs()] == expected

@@ -115,3 +115,14 @@ def test_the_fast_groups_are_the_union_find_groups(edges):
     for node in plain:  # the same partition: two nodes share a plain root exactly when they share a number
         for other in plain:
             assert (plain[node] == plain[other]) == (fast[node] == fast[other])
+
+
+def test_crowded_sentences_count_as_widely_copied_though_their_pairs_are_not_given():
+    # detect: sentences copied in CROWD_DOCUMENTS or more other documents
+    # lose their pairs among themselves; the rule is told they are widely
+    # copied, so their group is judged as with every pair made.
+    a, b, c = (0, 0), (1, 0), (2, 0)
+    pairs = [(a, b), (b, c)]
+    assert not boilerplate_verdict(pairs, [pairs], 3, one_collection=True)
+    verdict = boilerplate_verdict(pairs, [pairs], 3, one_collection=True, crowded=[a, b])
+    assert set(verdict.first) == {a, b, c}

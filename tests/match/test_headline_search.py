@@ -4,6 +4,9 @@ The word lists are the sentences of real pages (goldenset/src, samples/; licence
 in goldenset/LICENSES and samples/LICENSE.md), some put inside others.
 """
 
+from collections import Counter
+from itertools import chain
+
 from hypothesis import given, settings, strategies as st
 
 from partialdup.match.headline_search import KEY_POSTINGS, candidate_pairs, plain_candidate_pairs
@@ -25,18 +28,23 @@ def _real_word_lists(tokenizer):
     return [tuple(tokenizer.words(text, s.start, s.end)) for s in SentenceSplitter().split(text)]
 
 
-@settings(max_examples=40, deadline=None)
-@given(data=st.data())
-def test_the_candidate_search_equals_the_plain_reference(tokenizer, data):
-    lists = _real_word_lists(tokenizer)
-    pick = st.sampled_from(lists)
+def _planted(tokenizer, data, most_longs):
+    # Titles and long sentences drawn from real word lists, some titles
+    # planted inside long sentences, so that there are pairs to find.
+    pick = st.sampled_from(_real_word_lists(tokenizer))
     shorts = data.draw(st.lists(pick, min_size=1, max_size=8))
-    longs = data.draw(st.lists(pick, min_size=1, max_size=8))
-    # Plant some shorts inside longs, so that there are pairs to find.
+    longs = data.draw(st.lists(pick, min_size=1, max_size=most_longs))
     for short in data.draw(st.lists(st.sampled_from(shorts), max_size=4)):
         host = data.draw(pick)
         cut = data.draw(st.integers(0, len(host)))
         longs.append(host[:cut] + short + host[cut:])
+    return shorts, longs
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_candidate_search_equals_the_plain_reference(tokenizer, data):
+    shorts, longs = _planted(tokenizer, data, 8)
     short_docs = data.draw(st.lists(st.integers(0, 2), min_size=len(shorts), max_size=len(shorts)))
     long_docs = data.draw(st.lists(st.integers(0, 2), min_size=len(longs), max_size=len(longs)))
     for docs in ((None, None), (short_docs, long_docs)):
@@ -58,3 +66,16 @@ def test_a_title_of_common_words_only_finds_no_candidates(tokenizer):
     # Every word of the title held by more long sentences than KEY_POSTINGS.
     assert candidate_pairs([short], [long] * (KEY_POSTINGS + 1)) == []
     assert candidate_pairs([short], [long] * KEY_POSTINGS) == [(0, row) for row in range(KEY_POSTINGS)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_part_of_the_long_sentences_with_the_collections_counts_pairs_as_the_whole(tokenizer, data):
+    # The store hands the search only the long sentences a query's titles can
+    # meet, with the counts of all of them: the pairs are those of the whole.
+    shorts, longs = _planted(tokenizer, data, 10)
+    part = sorted(data.draw(st.sets(st.integers(0, len(longs) - 1))))
+    whole = candidate_pairs(shorts, longs)
+    counts = Counter(chain.from_iterable(longs))
+    found = candidate_pairs(shorts, [longs[i] for i in part], counts=counts)
+    assert found == [(row, part.index(long)) for row, long in whole if long in part]

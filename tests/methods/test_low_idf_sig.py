@@ -1,8 +1,16 @@
 from collections import Counter
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
-from partialdup.methods.low_idf_sig import DEFAULT_SKIP_WORDS, LowIdfSig, low_idf_sig_features, stable_hash
+from partialdup.core.config import LowIdfSigParams
+from partialdup.methods.low_idf_sig import (
+    DEFAULT_SKIP_WORDS,
+    LowIdfSig,
+    low_idf_sig_bag,
+    low_idf_sig_features,
+    stable_hash,
+)
+from tests.methods.realtext import real_sentences
 
 PAPER_SENTENCE = (
     "As we are taking your candidature ahead we would like to highlight that INTEL as an "
@@ -95,3 +103,35 @@ def test_features_follow_the_definition(tokens, chain, spacing):
     assert low_idf_sig_features(tokens, antecedents, chain=chain, spacing=spacing, skip_words=skip) == (
         _features_by_definition(tokens, antecedents, chain, spacing, skip)
     )
+
+
+_vocabulary = st.sampled_from(["a", "an", "the", "as", "we", "are", "of", "中文", "分词", "x"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_vocabulary, max_size=14),
+    st.sets(_vocabulary, max_size=5),
+    st.sets(st.sampled_from(["a", "an", "the", "x"]), max_size=3),
+    st.integers(0, 4),
+    st.integers(1, 3),
+)
+def test_the_fast_bag_is_the_counter_of_the_hashed_features(tokens, antecedents, skip_words, chain, spacing):
+    # low_idf_sig_bag (joined strings from slices, a plain dict) against the
+    # plain reference (feature tuples, stable_hash, Counter): the same
+    # features, counts and order, with and without skip words.
+    reference = Counter(
+        stable_hash(f)
+        for f in low_idf_sig_features(tokens, antecedents, chain=chain, spacing=spacing, skip_words=frozenset(skip_words))
+    )
+    bag = low_idf_sig_bag(tokens, antecedents, chain=chain, spacing=spacing, skip_words=frozenset(skip_words))
+    assert type(bag) is dict
+    assert bag == reference and list(bag.items()) == list(reference.items())
+
+
+def test_the_method_bag_is_its_reference_bag_on_real_sentences(idf, tokenizer):
+    method = LowIdfSig(idf.lowest(LowIdfSigParams().antecedents))
+    sentences = real_sentences()[::25]  # about 3,000, every kind of document
+    for sentence in sentences:
+        words = tokenizer.words(sentence)
+        assert list(method.bag(words).items()) == list(method.reference_bag(words).items()), sentence

@@ -189,3 +189,25 @@ def test_a_passage_in_more_documents_than_max_postings_is_boilerplate_without_it
     assert {b.doc for b in detection.boilerplate_sentences} == {h.id for h in hosts}
     everything = make_detector("low-idf-sig", idf, Config(max_postings=10, boilerplate=0), tokenizer=tokenizer)
     assert len({(s.a, s.b) for s in everything.detect(hosts).spans}) == 40 * 39 // 2
+
+
+def test_crowded_sentences_left_unpaired_change_no_span(detector, monkeypatch):
+    # `detect` never makes the pairs among sentences copied in
+    # CROWD_DOCUMENTS or more other documents (boilerplate whatever else is
+    # found), and links them by a few of those pairs for the rule: the spans
+    # and the boilerplate listed are those of making every pair. Real text:
+    # the 150 shortest man pages and licences of the gold set's sources,
+    # whose footers and licence lines recur.
+    import partialdup.match.boilerplate as boilerplate
+
+    files = sorted((p for p in SRC.glob("*.txt") if p.name.startswith(("man_", "common_licenses"))),
+                   key=lambda p: (p.stat().st_size, p.name))[:150]
+    docs = [Document(p.name, p.read_text(encoding="utf-8")) for p in files]
+    monkeypatch.setattr(boilerplate, "CROWD_DOCUMENTS", 10**9)
+    every = detector.detect(docs)
+    monkeypatch.setattr(boilerplate, "CROWD_DOCUMENTS", 4)
+    features = [detector.features(doc) for doc in docs]
+    assert len(detector._self_lookups(features, detector.build_index(features, joins=True)).crowded) > 100
+    crowded = detector.detect(docs)
+    assert crowded.spans == every.spans and crowded.spans
+    assert [(s.doc, s.sentence) for s in crowded.boilerplate_sentences] == [(s.doc, s.sentence) for s in every.boilerplate_sentences]

@@ -315,3 +315,17 @@ def test_a_verbatim_sentence_wins_over_its_template_siblings(detector):
     assert "$XDG_CACHE_HOME" in last
     [span] = [s for s in spans if s.a_sentences == (0, 4)]
     assert source[span.b_start : span.b_end].endswith(last)
+
+
+def test_word_pairs_found_again_by_the_feature_search_are_read_once():
+    # The loose candidates: the feature search's pairs, then the word
+    # search's that it did not find (same first and second sentences).
+    import numpy as np
+
+    from partialdup.index.sparse import PairMatches
+    from partialdup.pipeline.lookups import _not_found_in
+
+    keys = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    found = PairMatches(np.array([2, 3]), np.array([0, 1]), np.array([0.3, 0.3]), np.array([1, 1]), 2, 0)
+    words = [((1, 0), (0, 0), 0.2), ((0, 0), (1, 0), 0.2), ((1, 0), (0, 1), 0.1), ((1, 1), (0, 1), 0.4), ((9, 9), (0, 0), 0.1)]
+    assert _not_found_in(words, found, keys) == [((0, 0), (1, 0), 0.2), ((1, 0), (0, 1), 0.1), ((9, 9), (0, 0), 0.1)]

@@ -2,6 +2,7 @@
 
 import io
 import multiprocessing
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -11,7 +12,9 @@ from partialdup.core.types import Document, DocumentFeatures
 from partialdup.io.jsonl import write_jsonl
 from partialdup.pipeline import parallel
 from partialdup.pipeline.factory import make_detector
+from partialdup.match.pairs import FoundPairs
 from partialdup.pipeline.parallel import DetectorRecipe, LocalEngine, pack_features, unpack_features, worker_count
+from partialdup.pipeline.sidework import edited_copies, near_copies
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +30,7 @@ def _jsonl(detection) -> str:
 
 def _workers(**limits) -> LocalEngine:
     """Two workers, whatever the amount of work (the slice is below the limits)."""
-    return LocalEngine(2, **{"min_chars": 1, "min_pairs": 1, **limits})
+    return LocalEngine(2, **{"min_chars": 1, "min_pairs": 1, "min_records": 1, "min_beside": 1, **limits})
 
 
 class _NoPool:
@@ -38,6 +41,9 @@ class _NoPool:
 
     def Pool(self, *args, **kwargs):  # noqa: N802 - multiprocessing's name
         raise AssertionError("a pool was started")
+
+    def Process(self, *args, **kwargs):  # noqa: N802 - multiprocessing's name
+        raise AssertionError("a process was started")
 
 
 def test_worker_count_zero_means_every_core():
@@ -136,7 +142,9 @@ def test_spawned_workers_build_an_equal_detector(detector, sources, suspicious, 
     monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
     documents = [*sources[:3], *suspicious[:3]]
     expected = detector.detect(documents, engine=LocalEngine(1))
-    assert _jsonl(detector.detect(documents, engine=_workers())) == _jsonl(expected)
+    # (The verdicts' pools are the same pools with other work: not started
+    # again here, each spawned pool loads jieba anew.)
+    assert _jsonl(detector.detect(documents, engine=_workers(min_records=10**9))) == _jsonl(expected)
 
 
 def test_the_recipe_turns_workers_off_inside_workers(detector):
@@ -144,3 +152,61 @@ def test_the_recipe_turns_workers_off_inside_workers(detector):
     assert recipe.config.jobs == 1
     rebuilt = recipe.build()
     assert rebuilt.config == recipe.config and rebuilt.tokenizer.segmenter == detector.tokenizer.segmenter
+
+
+@pytest.fixture(scope="module")
+def pending(detector, sources, suspicious):
+    """The slice's features and the near misses and loose candidates the
+    tail judges (those not already found whole)."""
+    features = [detector.features(d) for d in [*sources, *suspicious]]
+    lookups = detector._self_lookups(features, detector.build_index(features, joins=False))
+    found = FoundPairs()
+    found.add_firm(lookups.whole)
+    near = [record for record in lookups.near if not found.has(record[0], record[1])]
+    loose = [record for record in lookups.loose if not found.has(record[0], record[1])]
+    return features, near, loose
+
+
+@pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
+def test_verdicts_in_workers_equal_the_serial_ones(detector, pending, judge, monkeypatch):
+    features, near, loose = pending
+    records = near if judge is near_copies else loose
+    serial = judge(detector, features, features, records, {})
+    assert serial and len(serial) < len(records)  # some accepted, some not: the verdicts matter
+    monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 7)  # many pieces, each worker's memo reused
+    started = []
+    monkeypatch.setattr(parallel, "_Pool", lambda *args: started.append(args[1]) or _real_pool(*args))
+    assert _workers().judged(detector, judge, features, features, iter(records)) == serial
+    assert started == [2]
+
+
+_real_pool = parallel._Pool
+
+
+def test_few_records_are_judged_in_process(detector, pending, monkeypatch):
+    features, near, _ = pending
+    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    engine = _workers(min_records=len(near))  # two workers need twice as many
+    assert engine.judged(detector, near_copies, features, features, iter(near)) == near_copies(detector, features, features, near, {})
+
+
+def test_the_word_search_beside_gives_the_same_pairs_from_another_process(detector, pending):
+    features = pending[0]
+    expected = detector._word_loose_all(features)
+    later = _workers().beside(lambda: (os.getpid(), detector._word_loose_all(features)), 1)
+    pid, pairs = later()
+    assert expected and pairs == expected and pid != os.getpid()
+
+
+def test_work_beside_that_fails_raises_here():
+    def fails():
+        raise ValueError("no such sentence")
+
+    with pytest.raises(RuntimeError, match="no such sentence"):
+        _workers().beside(fails, 1)()
+
+
+def test_work_beside_is_done_here_with_one_job_or_little_work(monkeypatch):
+    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    assert LocalEngine(1).beside(lambda: os.getpid(), 10**9)() == os.getpid()
+    assert _workers(min_beside=100).beside(lambda: os.getpid(), 99)() == os.getpid()

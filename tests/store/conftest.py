@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 
 from partialdup.core.config import Config
+from partialdup.index import words as word_sets
+from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, line_shaped, title_words
+from partialdup.match import headline_search
 from partialdup.pipeline.factory import make_detector
 from partialdup.store import codec
 from partialdup.store.records import signed
+from partialdup.store.wordtable import unpack_places, unpack_titles, word_key
 from partialdup.store.writer import bag_keys
 
 
@@ -83,4 +87,53 @@ def assert_consistent(path: Path) -> list[tuple]:
         whole = codec.unpack_document(doc_id, codec.unpack_features(blobs[doc][0]), blobs[doc][1])
         assert len(whole.sentences) == sentences and len(whole.text or "") == chars
     assert (features, postings, stored_bags(path)) == rebuilt_counts(path)
+    assert_words_consistent(path)
     return documents
+
+
+def rebuilt_words(path: Path, min_tokens: int = Config().min_tokens) -> tuple[dict[int, tuple[int, int]], dict[int, set], dict]:
+    """The word table recomputed plainly from the stored blobs: per word key
+    (sentences of >= min_tokens words holding it, occurrences in sentences of
+    > MIN_TOKENS tokens), its places, and the title rows with their key words."""
+    db = sqlite3.connect(str(path))
+    counts: dict[int, list[int]] = {}
+    places: dict[int, set] = {}
+    titles = {}
+    for doc, doc_id, features, text in db.execute("SELECT d.doc, d.id, b.features, b.text FROM documents d JOIN bodies b USING (doc)"):
+        whole = codec.unpack_document(doc_id, codec.unpack_features(features), text)
+        for s, words in enumerate(whole.words):
+            for word in words:
+                row = counts.setdefault(word_key(word), [0, 0])
+                if whole.tokens[s] > MIN_TOKENS:
+                    row[1] += 1
+                if len(words) >= min_tokens or whole.tokens[s] > MIN_TOKENS:
+                    places.setdefault(word_key(word), set()).add((doc, s, len(set(words))))
+            for word in set(words) if len(words) >= min_tokens else ():
+                counts[word_key(word)][0] += 1
+            title = words[title_words(words):]
+            if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(title) <= MAX_TOKENS:
+                if line_shaped(whole.text, whole.sentences[s]):
+                    inner = set(title[1:-1]) | {w for w in (title[0], title[-1]) if not is_han_word(w)}
+                    titles[(doc, s)] = {word_key(w) for w in inner}
+    db.close()
+    return {key: (a, b) for key, (a, b) in counts.items() if a or b}, places, titles
+
+
+def assert_words_consistent(path: Path) -> None:
+    """The word table holds the counts recomputed from the blobs, the places
+    of every word a search may ask for (those of the others, when kept), and
+    each title once, under one of its key words."""
+    counts, places, titles = rebuilt_words(path)
+    db = sqlite3.connect(str(path))
+    rows = {key: (s, l, p, t) for key, s, l, p, t in db.execute("SELECT word, sentences, longs, places, titles FROM words")}
+    db.close()
+    assert {key: (s, l) for key, (s, l, _, _) in rows.items() if s or l} == counts
+    for key, (s, l, kept, _) in rows.items():
+        if kept is None:
+            assert s > word_sets.WORD_POSTINGS and l > headline_search.KEY_POSTINGS
+        else:
+            assert set(unpack_places(kept, 3)) == places.get(key, set())
+    listed = [(place, key, fragments) for key, (_, _, _, t) in rows.items() if t for place, fragments in unpack_titles(t).items()]
+    assert sorted(place for place, _, _ in listed) == sorted(titles)
+    assert all(key in titles[place] for place, key, _ in listed)
+    assert all(list(fragments) == sorted({key & 0xFFFF for key in titles[place]}) for place, _, fragments in listed)

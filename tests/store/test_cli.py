@@ -78,12 +78,12 @@ def test_extra_jsonl_fields_are_stored_and_listed(tmp_path, capsys) -> None:
 def test_a_store_of_an_older_schema_is_refused_in_one_line(tmp_path, capsys) -> None:
     db = tmp_path / "old.db"
     assert main(["index", "add", str(SLICE / "src" / "common_licenses_GPL_2.txt"), "--db", str(db)]) == 0
-    with sqlite3.connect(str(db)) as connection:  # as a store of schema 2 (before distinct bags were counted) reads
-        connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    with sqlite3.connect(str(db)) as connection:  # as a store of schema 3 (before the word table) reads
+        connection.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
     connection.close()
     capsys.readouterr()
     query = str(SLICE / "susp" / sorted(p.name for p in (SLICE / "susp").iterdir())[0])
     for command in (["check", query, "--db", str(db)], ["index", "add", query, "--db", str(db)]):
         assert main(command) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "old.db: store schema version 2, this partialdup reads 3" in err
+        assert err.count("\n") == 1 and "old.db: store schema version 3, this partialdup reads 4" in err

@@ -40,22 +40,22 @@ def test_same_spans_and_counts_as_check_against(tmp_path, tokenizer, idf, source
         assert expected.stats.frequent_features > 0 and expected.stats.skipped_postings > 0
 
 
-def test_a_word_reach_reads_fewer_words_and_is_not_recorded(tmp_path, tokenizer, idf, sources, suspicious) -> None:
-    # --word-reach 3: the word searches look only near sentences the features
-    # pair; on the slice the copies lie there, so the spans are the same; the
-    # store made without the option is read with it (not a setting of the store).
+def test_the_word_searches_read_only_their_candidates(tmp_path, tokenizer, idf, sources, suspicious) -> None:
+    # The stored documents handed to the detector name the sentences its
+    # word searches look at: fewer than all, and the spans are still
+    # those of check --against.
     detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
-    near = make_detector("low-idf-sig", idf, Config(word_reach=3), tokenizer=tokenizer)
     with Store(tmp_path / "s.db", detector, idf, create=True) as store:
         store.add(sources, batch=7)
     handed = []
-    check_against = near.check_against
-    near.check_against = lambda queries, references, *a, **k: handed.extend(references) or check_against(queries, references, *a, **k)
-    with Store(tmp_path / "s.db", near, idf) as store:
+    check_against = detector.check_against
+    detector.check_against = lambda queries, references, *a, **k: handed.extend(references) or check_against(queries, references, *a, **k)
+    with Store(tmp_path / "s.db", detector, idf) as store:
         found = store.check(suspicious)
+    del detector.check_against
     assert jsonl(found) == jsonl(detector.check(suspicious, sources))
-    scanned = [reference.scanned for reference in handed]
-    assert all(s is not None for s in scanned) and sum(map(len, scanned)) < sum(len(r.sentences) for r in handed)
+    for scanned in ([r.scanned for r in handed], [r.scanned_headlines for r in handed]):
+        assert all(s is not None for s in scanned) and 0 < sum(map(len, scanned)) < sum(len(r.sentences) for r in handed)
 
 
 def test_adding_again_changes_nothing(tmp_path, detector, idf, sources) -> None:

@@ -98,3 +98,21 @@ def test_a_hidden_copy_is_found_with_offsets_into_the_original(tokenizer, idf):
     [span] = detector.detect([Document("copy", copy), Document("source", source)]).spans
     assert copy[span.a_start : span.a_end].replace("\u200b", "") == unicodedata.normalize("NFD", source).strip()
     assert source[span.b_start : span.b_end] == source.strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LETTERS + INVISIBLE + ["\u0301", "…", "™", "]", "\\", "^", "-"]), max_size=30).map("".join))
+def test_the_irregular_search_is_the_set_test(text):
+    # irregular_in (one regular expression search, remade as the set grows)
+    # against the plain reference, a set test, as characters arrive.
+    from opencc import OpenCC
+
+    from partialdup.text.normalise import Normaliser
+
+    normaliser = Normaliser(OpenCC("t2s"))
+    for stretch in (text, text[::2], text + "ﬁ", text[1:]):
+        normalised, origin = normaliser(stretch)
+        table = normaliser._table
+        assert table.irregular_in(stretch) == (not table.irregular.isdisjoint(stretch))
+        in_place = normaliser.in_place(stretch)
+        assert in_place == (normalised if origin is None else None)

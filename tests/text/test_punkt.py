@@ -5,6 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import regex
+from nltk.tokenize.punkt import PunktLanguageVars
+
+from partialdup.text.punkt import PlainLanguageVars, PlainToken, punkt_tokenizer
+from partialdup.text.sentences import SentenceSplitter
+from tests.methods.realtext import real_documents
 from tests.paths import REPO
 
 CHECK = """
@@ -28,3 +34,23 @@ def test_an_nltk_imported_before_is_left_alone():
     check = "import sys, nltk; import partialdup.text.punkt; print('scipy.stats' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "True", run.stderr
+
+
+def test_punkt_with_unwrapped_patterns_cuts_where_nltks_own_classes_cut():
+    # The fast path (NLTK's patterns without their time-out wrapper) against
+    # the reference (NLTK's own language variables and token class), on the
+    # real documents of the repository: the same sentences.
+    plain, reference = SentenceSplitter(), SentenceSplitter()
+    reference._punkt = punkt_tokenizer(reference._punkt._params, plain=False)
+    assert type(plain._punkt._lang_vars) is PlainLanguageVars and plain._punkt._Token is PlainToken
+    assert type(reference._punkt._lang_vars) is not PlainLanguageVars
+    for name, text in real_documents()[::3]:
+        assert plain.split(text) == reference.split(text), name
+
+
+def test_the_unwrapped_patterns_are_nltks_patterns():
+    vars_ = PlainLanguageVars()
+    for pattern in (vars_.period_context_re(), vars_._word_tokenizer_re(), vars_.re_boundary_realignment, PlainToken._RE_NUMERIC):
+        assert isinstance(pattern, regex.Pattern)
+    assert vars_.period_context_re().pattern == PunktLanguageVars().period_context_re().pattern
+    assert vars_.period_context_re() is vars_.period_context_re()  # unwrapped once

@@ -5,7 +5,10 @@ from hypothesis import given, settings, strategies as st
 from nltk.tokenize import RegexpTokenizer
 
 from partialdup.core.chars import is_han
+from partialdup.text import tokens as tokens_module
+from partialdup.text.sentences import SentenceSplitter
 from partialdup.text.tokens import _GROUPED_PATTERN, _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
+from tests.paths import SAMPLES
 
 
 def words(tokenizer, text):
@@ -133,3 +136,62 @@ def test_the_grouped_pattern_finds_the_same_tokens_and_tells_han_runs_apart(text
     grouped = [(m.span(), bool(m[1])) for m in regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS).finditer(text)]
     plain = [(m.span(), is_han(m.group()[0])) for m in _compiled_pattern().finditer(text)]
     assert grouped == plain
+
+
+def _spans(data, text):
+    """Sorted, non-overlapping stretches of ``text`` (as sentences are)."""
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    return [(lo, hi) for lo, hi in zip([0, *cuts], [*cuts, len(text)]) if data.draw(st.booleans())]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet, max_size=80), st.data())
+def test_the_words_of_a_documents_sentences_at_once_are_the_words_of_each(tokenizer, text, data):
+    # sentence_words (the fast path: one normalisation and one segmenter call
+    # per document) against words (the plain reference), on text that keeps
+    # its offsets when normalised and text that does not (ﬁ, é + U+0301, U+200B).
+    spans = _spans(data, text)
+    tokenizer.clear_cache()
+    assert tokenizer.sentence_words(text, spans) == [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans]
+
+
+def test_the_words_of_real_documents_at_once_are_the_words_of_each(tokenizer):
+    splitter = SentenceSplitter()
+    for path in sorted(SAMPLES.glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        spans = [(s.start, s.end) for s in splitter.split(text)]
+        tokenizer.clear_cache()
+        assert tokenizer.sentence_words(text, spans) == [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans], path.name
+
+
+def test_forgetting_segmented_runs_changes_no_word(monkeypatch):
+    # The remembered runs are forgotten a quarter at a time when the bound is
+    # reached; what is remembered never changes a word, and the bound holds.
+    monkeypatch.setattr(tokens_module, "_SEGMENT_CACHE", 8)
+    small, plain = Tokenizer(), Tokenizer()
+    runs = ["我们中出了", "一个叛徒", "开始菜单", "漢字轉換", "说话", "中文", "分词", "测试", "文字", "转换"]
+    text = "，".join(runs[i % len(runs)] + runs[(3 * i) % len(runs)] for i in range(60))
+    for start in range(0, len(text), 7):
+        assert small.words(text, start, start + 20) == plain.words(text, start, start + 20)
+        assert len(small._segments) <= 8
+
+
+def test_latin_words_are_shared_strings(tokenizer):
+    # A word met again is the same string object (interned): a document's
+    # word lists hold one copy of each word, not one per occurrence.
+    first, second = tokenizer.sentence_words("Shared words. Shared words.", [(0, 13), (14, 27)])
+    assert first == second and all(a is b for a, b in zip(first, second))
+
+
+def test_a_sentence_met_again_gets_the_words_it_had(tokenizer, monkeypatch):
+    monkeypatch.setattr(tokens_module, "_SENTENCE_CACHE", 4)
+    text = "中文分词。Plain words here. 中文分词。"
+    spans = [(0, 5), (5, 22), (23, 28)]
+    tokenizer.clear_cache()
+    first = tokenizer.sentence_words(text, spans)
+    again = tokenizer.sentence_words(text, spans)
+    assert first == again == [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans]
+    assert again[0] is first[0] and again[2] is first[0]  # one tuple for the same sentence
+    many = [f"句子{i}。" for i in range(10)]
+    tokenizer.sentence_words("".join(many), [(4 * i, 4 * i + 4) for i in range(10)])
+    assert len(tokenizer._sentences) <= 4

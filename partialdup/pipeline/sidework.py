@@ -1,0 +1,110 @@
+"""Hooks for the steps between the two parallel stages: pure verdicts over
+many sentence pairs, and a search run while another runs.
+
+Between the features and the pair tails the calling process works alone:
+the look-ups, then the tail's character checks of near misses
+(:meth:`~partialdup.match.verify.NearMissCheck.accepted`) and word checks
+of edited copies (:meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`).
+Two parts of that work are independent of the rest and can run on other
+cores with the same results:
+
+* each near miss's and each loose candidate's verdict is a pure function of
+  its two sentences, so an engine may judge chunks of them elsewhere
+  (:data:`Judged`) and hand back, in order, the records it accepts; the
+  bookkeeping (which pairs are already found, adding the copies in order)
+  stays with the caller;
+* the word-set search of edited copies needs only the documents, so an
+  engine may run it beside the feature searches (:data:`Beside`).
+
+The pipeline's stages take these as plain callables from the engine
+(:mod:`partialdup.pipeline.parallel` runs them on worker processes), never
+the engine itself; without one, the work is done here, in order
+(:func:`inline_judged`, :func:`inline_beside`). A judge is a module-level
+function (a pool names it when it sends work) of the detector, the A and B
+documents, a chunk of records and a memo the judge may keep between the
+chunks of one pass (a worker's own).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
+
+from partialdup.core.types import DocumentFeatures
+from partialdup.match.pairs import SentenceKey
+
+if TYPE_CHECKING:
+    from partialdup.pipeline.edits import EditedStage
+
+__all__ = [
+    "Beside",
+    "Judge",
+    "Judged",
+    "Record",
+    "edited_copies",
+    "inline_beside",
+    "inline_judged",
+    "judging",
+    "near_copies",
+]
+
+T = TypeVar("T")
+
+#: (first sentence, second sentence, score): a near miss or a loose candidate.
+Record = tuple[SentenceKey, SentenceKey, float]
+
+#: judge(detector, A documents, B documents, records, memo) -> the chunk's
+#: results, in order (a pure function of the records' sentences).
+Judge = Callable[[Any, Sequence[DocumentFeatures], Sequence[DocumentFeatures], Iterable[Any], dict], list[Any]]
+
+#: judged(judge, A documents, B documents, records) -> the judge's results
+#: over every record, in the records' order (the chunks' results put together).
+Judged = Callable[[Judge, Sequence[DocumentFeatures], Sequence[DocumentFeatures], Iterable[Any]], Iterable[Any]]
+
+#: beside(work, weight) -> a callable that returns work()'s result (the work
+#: may run meanwhile in another process, or only when the result is asked
+#: for); ``weight``: the sentences it reads (small work is not worth a process).
+Beside = Callable[[Callable[[], T], int], Callable[[], T]]
+
+
+def near_copies(
+    detector: Any, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures], records: Iterable[Record],
+    memo: dict,
+) -> list[Record]:
+    """The near misses whose characters agree (see
+    :meth:`~partialdup.match.verify.NearMissCheck.accepted`); ``memo`` keeps
+    the sentences' letters."""
+    return detector._near.accepted(records, a_docs, b_docs, memo)  # type: ignore[no-any-return]
+
+
+def edited_copies(
+    detector: EditedStage, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures], records: Iterable[Record],
+    memo: dict,
+) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
+    """The loose candidates whose words make an edited copy, with whether
+    each is tentative (see :meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`)."""
+    return detector._edited_copies(records, a_docs, b_docs)
+
+
+def inline_judged(detector: Any) -> Judged:
+    """``judged`` that runs the judge here, over every record at once."""
+
+    def judged(judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures], records: Iterable[Any]) -> list[Any]:
+        return judge(detector, a_docs, b_docs, records, {})
+
+    return judged
+
+
+def judging(
+    judged: Judged | None, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]
+) -> Callable[[Iterable[Any]], Iterable[Any]] | None:
+    """``judged`` bound to a judge and its documents (None: none given, the
+    caller judges in order itself)."""
+    if judged is None:
+        return None
+    return lambda records: judged(judge, a_docs, b_docs, records)
+
+
+def inline_beside(work: Callable[[], T], weight: int = 0) -> Callable[[], T]:
+    """``beside`` that runs nothing beside: the work is done when its result
+    is asked for."""
+    return work

@@ -1,0 +1,40 @@
+"""KeyedMatches: a search's pairs kept as arrays read as the records made at once."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from partialdup.match import keyed
+from partialdup.match.keyed import KeyedMatches
+
+_KEYS = [(d, s) for d in range(4) for s in range(5)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=30),
+    st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_KEYS), st.floats(0, 1)), max_size=5),
+    st.integers(1, 4),
+)
+def test_the_records_are_those_made_at_once_in_order_however_often_read(rows, more, chunk):
+    # The plain reference: the list of tuples the look-ups made before.
+    other = list(reversed(_KEYS))
+    first = np.array([r[0] for r in rows], np.int64)
+    second = np.array([r[1] for r in rows], np.int64)
+    score = np.array([r[2] for r in rows], np.float64)
+    plain = [(_KEYS[a], other[b], s) for a, b, s in rows] + more
+    records = KeyedMatches(first, second, score, _KEYS, other).with_more(more)
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk  # several chunks on small inputs
+    try:
+        assert list(records) == plain and list(records) == plain
+    finally:
+        keyed._CHUNK = original
+    assert len(records) == len(plain)
+    assert records == plain
+
+
+def test_one_list_of_keys_serves_both_sides_of_a_search_of_an_index_against_itself():
+    records = KeyedMatches(np.array([2, 1]), np.array([0, 0]), np.array([0.5, 0.25]), _KEYS)
+    assert list(records) == [(_KEYS[2], _KEYS[0], 0.5), (_KEYS[1], _KEYS[0], 0.25)]
+    assert list(KeyedMatches(np.empty(0), np.empty(0), np.empty(0), _KEYS)) == []
