@@ -232,9 +232,10 @@ class EditedStage(DetectorBase):
     def _agreement(self, da: DocumentFeatures, db: DocumentFeatures) -> Callable[[int, int], float] | None:
         """How well the words of two documents' sentences agree (a word
         ratio, 0-100), which breaks ties in a passage's alignment (see
-        :func:`partialdup.match.spans.monotone_alignment`); None when the
-        words are not known."""
-        if self._edited is None or not (da.words and db.words):
+        :func:`partialdup.match.spans.monotone_alignment`), whether the
+        edited-copy stage is on or not (a verbatim twin should win a tie
+        either way); None when the words are not known."""
+        if not (da.words and db.words):
             return None
         return lambda i, m: word_ratio(da.words[i], db.words[m])
 

@@ -171,6 +171,11 @@ def _edited(line: str, seed: int, share: float) -> str:
 # Two near-miss pairs at the edges of a span (words edited, bag-Jaccard 0.33
 # and 0.5) that the word check of neighbours once vetoed.
 @example(language="zh", start=89, length=3, share=0.2)
+# A verbatim sentence whose twin in the source differs in an ungrammed word
+# (它可以被disk群组… / 它可以被cdrom群组…: equal bags): without the stage, the
+# alignment once chose the twin further on and made a longer span.
+@example(language="zh", start=73, length=3, share=0.0)
+@example(language="zh", start=162, length=2, share=0.1)
 @given(
     st.sampled_from(["en", "zh"]),
     st.integers(0, 10_000),
@@ -189,13 +194,16 @@ def test_spans_stay_inside_both_documents_and_verbatim_spans_are_kept(detector, 
         assert 0 <= span.a_start < span.a_end <= len(texts[span.a])
         assert 0 <= span.b_start < span.b_end <= len(texts[span.b])
         assert 0.0 <= span.score <= 1.0
-    # The stage never removes what verbatim matching finds: each span found
-    # without it lies inside a span found with it, on both sides.
+    # The stage never removes what verbatim matching finds: each passage of
+    # the host found copied without it lies inside a passage found with it.
+    # Not always the same source sentences: Debian Reference lists template
+    # twins (它可以被disk群组的用户读写。/ …cdrom… / …dailout…) whose bags are
+    # equal, and the edited sentences the stage adds between them choose the
+    # right twin where verbatim matching alone took a later one (start=162).
     for span in verbatim_only.detect(documents).spans:
         assert any(
             (s.a, s.b) == (span.a, span.b)
             and s.a_start <= span.a_start and span.a_end <= s.a_end
-            and s.b_start <= span.b_start and span.b_end <= s.b_end
             for s in found
         ), span
 
