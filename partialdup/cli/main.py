@@ -126,8 +126,6 @@ def _flush_stdout() -> None:
         raise OutputError(f"standard output: cannot write ({error.strerror})") from None
 
 
-
-
 _EXIT_CODES = """exit codes:
   0    the run completed, copies found or not
   1    copies found, with --fail-on-match
@@ -300,8 +298,6 @@ def _detector(args: argparse.Namespace) -> Detector:
     return make_detector(args.method, load_idf(args.idf), config)
 
 
-
-
 def _read(paths: Sequence[str], strict: bool, args: argparse.Namespace | None = None) -> ReadResult:
     """Read the documents and report what was skipped or renamed (one line each).
 
@@ -340,18 +336,6 @@ def _why_none(result: ReadResult, globs: Sequence[str]) -> str:
     if result.skipped:
         return f" ({len(result.skipped)} input(s) skipped, listed above)"
     return " (no files found)"
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _run_detect(args: argparse.Namespace) -> int:

@@ -95,11 +95,11 @@ class WordSets:
         self.max_postings = max_postings
         self._self = right is None
         columns: dict[str, int] = {}
-        left_words = _word_numbers(left, columns)
-        right_words = left_words if right is None else _word_numbers(right, columns)
+        # Numbered, then made sets, one side at a time (the words' arrays go
+        # once their sets are made: each is tens of MB on large runs).
+        left_sets = _distinct(*_word_numbers(left, columns))
+        right_sets = left_sets if right is None else _distinct(*_word_numbers(right, columns))
         width = len(columns)
-        left_sets = _distinct(*left_words, width)
-        right_sets = left_sets if right is None else _distinct(*right_words, width)
         held = np.bincount(left_sets[1], minlength=width)
         if right is not None and right_held is not None:
             outside = np.zeros(width, np.int64)
@@ -161,16 +161,33 @@ def _word_numbers(sentences: Sequence[Sequence[str]], columns: dict[str, int]) -
     # Every word of every sentence as its column number (new words numbered
     # on, in input order), with the row each belongs to.
     lengths = np.fromiter(map(len, sentences), np.int64, len(sentences))
-    numbers = [columns.setdefault(word, len(columns)) for words in sentences for word in words]
-    return np.repeat(np.arange(len(sentences), dtype=np.int64), lengths), np.array(numbers, np.int64)
+    # Straight into an array: a list would hold an int object per word (1.5
+    # million on the Chinese bench corpus, 54 MB).
+    numbers = np.fromiter(
+        (columns.setdefault(word, len(columns)) for words in sentences for word in words), np.int64, int(lengths.sum()))
+    return np.repeat(np.arange(len(sentences), dtype=np.int64), lengths), numbers
 
 
-def _distinct(rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    # The distinct words of each sentence: (row, column) pairs sorted by row, then column.
-    stride = max(width, 1)
-    keys = np.sort(rows * stride + cols)  # np.sort, not np.unique: 70x faster on these nearly sorted keys
-    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
-    return keys // stride, keys % stride
+def _distinct(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # The distinct words of each sentence: (row, column) pairs sorted by row,
+    # then column (as int32: a row or column number is below 2**31 long
+    # before such a run fits in memory).
+    stride = int(cols.max()) + 1 if len(cols) else 1
+    keys = rows * stride
+    keys += cols
+    del rows, cols
+    keys.sort()  # in place; sorting, not np.unique: 70x faster on these nearly sorted keys
+    if len(keys):
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return (keys // stride).astype(np.int32), (keys % stride).astype(np.int32)
+
+
+def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int) -> sparse.csr_matrix:
+    # The 0/1 matrix of (row, column) pairs sorted by row, then column, made
+    # as CSR at once (through COO it would copy the pairs twice more).
+    indptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    return sparse.csr_matrix((np.ones(len(cols), np.float64), cols, indptr), shape=(len(sizes), width))
 
 
 class _SideSets:
@@ -181,8 +198,8 @@ class _SideSets:
         self, rows: np.ndarray, cols: np.ndarray, count: int, rank: np.ndarray, threshold: float, width: int,
         common: np.ndarray,
     ) -> None:
-        self.full = sparse.csr_matrix((np.ones(len(cols), np.float64), (rows, cols)), shape=(count, width))
         self.sizes = np.bincount(rows, minlength=count).astype(np.int64)
+        self.full = _rows_matrix(rows, cols, self.sizes, width)
         starts = np.concatenate(([0], np.cumsum(self.sizes)[:-1])).astype(np.int64) if count else self.sizes
         # Each row's words rarest first; the first |x| - ceil(t |x|) + 1 of
         # them are its prefix (a set of Jaccard >= t with another shares one
@@ -192,10 +209,8 @@ class _SideSets:
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
         in_prefix = order[position < longest[rows[order]]]
         is_common = common[cols[in_prefix]]
-        chosen = in_prefix[~is_common]
-        self.prefix = sparse.csr_matrix(
-            (np.ones(len(chosen), np.float64), (rows[chosen], cols[chosen])), shape=(count, width)
-        )
+        chosen = np.sort(in_prefix[~is_common])  # back in (row, column) order
+        self.prefix = _rows_matrix(rows[chosen], cols[chosen], np.bincount(rows[chosen], minlength=count), width)
         # For the overlap bound of WordSets.pairs: the rank of each prefix's
         # last word, the common words it holds, and the words after it.
         filled = self.sizes > 0

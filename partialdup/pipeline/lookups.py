@@ -161,16 +161,12 @@ class LookupStage(EditedStage):
             near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(near_matches)
-        loose: Records = []
+        loose_matches = None
         if self._edited is not None:
             lengths = self._token_counts(docs, sentences)
             # Filtered as the pairs are made: most of the search's pairs are not kept.
             loose_matches = index.sentences.search_all(
                 self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_lengths=lengths, key_lengths=lengths))
-            assert word_pairs is not None
-            words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
-            loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
-                _not_found_in(words, loose_matches, keys))
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -183,6 +179,13 @@ class LookupStage(EditedStage):
         quoted = self._quotation_hits(docs, index, own_documents=True)
         headlines = self._headline_hits(docs, docs, _keys_of(whole, near, self.threshold / 2))
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
+        # The word-set search's pairs, asked for last: it may have run beside all of the above.
+        loose: Records = []
+        if loose_matches is not None:
+            assert word_pairs is not None
+            words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
+            loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
+                _not_found_in(words, loose_matches, keys))
         return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded, crowd_links=crowd_links)
 
     def _query_lookups(

@@ -57,6 +57,12 @@ can be lost.
 
 Every stage is a compiled regular expression or work proportional to the
 input, so splitting is linear in the text length.
+
+Stage 1 lives in :mod:`partialdup.text.line_breaks`, Punkt's ends are read by
+:mod:`partialdup.text.punkt_ends`. Each fast path (line cuts, the terminator
+pattern, Punkt's ends) keeps its plain reference beside it;
+``SentenceSplitter(reference=True)`` runs the references, and the tests
+prove both give the same sentences on real text.
 """
 
 from __future__ import annotations
@@ -64,12 +70,16 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from partialdup.core.chars import CJK_CLASS
 from partialdup.core.types import Sentence
-from partialdup.text.punkt import PunktParameters, punkt_tokenizer  # NLTK's, without scipy.stats (start-up)
+from partialdup.text.line_breaks import line_cuts, line_cuts_py
+# NLTK's Punkt, without scipy.stats (start-up)
+from partialdup.text.punkt import PunktParameters, PunktSentenceTokenizer, punkt_tokenizer
+from partialdup.text.punkt_ends import PunktEnds, punkt_ends_py
 
 __all__ = ["SentenceSplitter", "rejoinable"]
 
@@ -84,37 +94,31 @@ _CLOSERS = "\"'”’」』）》】〕〗〙〛〉〞〟｣)\\]}›»"
 #: Terminators that end a sentence wherever they are.
 _CJK_STOPS = "。｡！？；﹒﹔﹖﹗…⋯"
 
-# --- stage 1: lines ---------------------------------------------------------
+# --- stage 2: Chinese terminators ------------------------------------------
 
-#: Start of a line (after indentation) that begins a new sentence.
-_STRUCTURAL_START = re.compile(
-    r"""
-    [-*+•·▪‣◦●○■□◆◇►▶➢✓✔※→](?=\s)                    # bullet
-  | -{1,2}[A-Za-z0-9]                                  # option: -a, --all
-  | \d{1,3}(?:\.\d{1,3})*[.)](?=\s)                    # 1.  1.2.  1)
-  | [(（](?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5}|[一二三四五六七八九十]{1,3})[)）]  # (a) （一）
-  | [A-Za-z]\)(?=\s)                                   # a)
-  | (?:\d{1,3}|[一二三四五六七八九十百]{1,4})[、．]     # 1、 一、
-  | 第[一二三四五六七八九十百千\d]{1,5}[章節节條条款篇部回卷]  # 第三章
-  | [\u2460-\u24ff\u2776-\u2793]                       # ① ❶
-  | \#{1,6}\s | \|                                     # Markdown heading, table row
-  | (?:[1-3]\s?)?[A-Z][a-z]{1,15}\.?\s?\d{1,3}:\d{1,3}(?=\s)  # verse: Genesis 1:1
+#: Stage 2's terminator and what follows it; matches where
+#: :data:`_TERMINATOR_PY` matches and ends where it ends. It opens with the
+#: set of every character a terminator can start with, so the engine skips
+#: to the next such character instead of trying each alternative (and the
+#: lookbehind) at every position; the alternatives then test, behind that
+#: character, what the reference tests before it.
+_TERMINATOR = re.compile(
+    rf"""
+    [{_CJK_STOPS}．!?;.]
+    (?: (?<=[{_CJK_STOPS}])
+      | (?<=．)(?![0-9０-９])
+      | (?<=[{_CJK}][!?;])
+      | (?<=[{_CJK}]\.)(?=[.\s{_CJK}{_CLOSERS}]|\Z)
+    )
+    [{_CJK_STOPS}．!?;.]*
+    [{_CLOSERS}]*
     """,
     re.VERBOSE,
 )
-#: A line made only of symbols: a rule, an underline, a fortune separator.
-_SYMBOL_LINE = re.compile(r"[-=_*~#%+.·•<>/\\|^\s]+")
-#: A line ending that says the sentence goes on in the next line.
-_CONTINUES = re.compile(r"(?:[,，、(（\[{“‘«—–]|(?<=[^\W\d_])[-‐\u00ad])\Z")
-_WIDE = re.compile(f"[{_CJK}]")
-
-MIN_WRAP_WIDTH = 40  #: narrower typical lines are line-structured text
-MAX_WRAP_WIDTH = 160  #: wider typical lines were not wrapped at all
-SHORT_RATIO = 0.6  #: a line narrower than this share of the width is short
-
-# --- stage 2: Chinese terminators ------------------------------------------
-
-_TERMINATOR = re.compile(
+#: The reference: the rule as the module docstring states it. A run of dots
+#: after CJK (``\.{2,}``) needs no alternative of its own above: the run
+#: after the first character takes the other dots.
+_TERMINATOR_PY = re.compile(
     rf"""
     (?: [{_CJK_STOPS}]
       | ．(?![0-9０-９])
@@ -187,19 +191,44 @@ class SentenceSplitter:
         punkt_params_path: Punkt parameters JSON written by
             ``scripts/train_punkt.py``; defaults to the shipped
             ``partialdup/text/data/punkt_en.json``.
+        reference: Run the plain reference code of every fast path (line
+            breaks, terminators, Punkt's ends) instead: the same sentences,
+            slower; for the tests that prove it.
 
     Raises:
         ValueError: If ``max_chars`` is smaller than 1.
     """
 
     def __init__(
-        self, *, max_chars: int = 1000, punkt_params_path: str | Path | None = None
+        self,
+        *,
+        max_chars: int = 1000,
+        punkt_params_path: str | Path | None = None,
+        reference: bool = False,
     ) -> None:
         if max_chars < 1:
             raise ValueError(f"max_chars must be at least 1, got {max_chars}")
         self.max_chars = max_chars
         path = Path(punkt_params_path) if punkt_params_path else DEFAULT_PUNKT_PARAMS
+        # The fast paths, or (reference) the plain code each is proven against.
+        self._reference = reference
+        self._line_cuts = line_cuts_py if reference else line_cuts
+        self._terminator_cuts = _terminator_cuts_py if reference else _terminator_cuts
         self._punkt = punkt_tokenizer(_load_punkt_params(path))
+
+    @property
+    def _punkt(self) -> PunktSentenceTokenizer:
+        """The Punkt tokenizer (NLTK's), which decides English sentence ends."""
+        return self._tokenizer
+
+    @_punkt.setter
+    def _punkt(self, tokenizer: PunktSentenceTokenizer) -> None:
+        # A tokenizer swapped in (a test compares NLTK's own classes) must
+        # reach the code that reads Punkt's ends too.
+        self._tokenizer = tokenizer
+        self._punkt_ends: Callable[[str], list[int]] = (
+            partial(punkt_ends_py, tokenizer) if self._reference or not PunktEnds.proven() else PunktEnds(tokenizer)
+        )
 
     def split(self, text: str) -> tuple[Sentence, ...]:
         """Splits ``text`` into sentences.
@@ -211,49 +240,65 @@ class SentenceSplitter:
             The sentences in order, indexed from 0; ``()`` for a text with no
             non-whitespace character.
         """
-        cuts = sorted(set(_line_cuts(text)).union(_terminator_cuts(text)))
+        cuts = sorted(set(self._line_cuts(text)).union(self._terminator_cuts(text)))
         cuts.append(len(text))
-        spans: list[Sentence] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        latin_end = _LATIN_END.search
+        limit = self.max_chars
         start = 0
         for end in cuts:
-            if end > start:
-                for s, e in self._english_pieces(text, start, end):
-                    for s2, e2 in self._capped(text, s, e):
-                        spans.append(Sentence(len(spans), s2, e2))
+            if end <= start:
+                continue
+            seg = text[start:end]
+            body = seg.lstrip()
+            if body:  # not blank (as the line end after a terminator is)
+                if latin_end(text, start, end):
+                    for s, e in self._english_pieces(text, start, end):
+                        self._trim(text, s, e, starts, ends)
+                else:
+                    # self._trim inlined for the common piece: a call per
+                    # piece was a fifth of the splitting time.
+                    s = start + len(seg) - len(body)
+                    e = s + len(body.rstrip())
+                    if e - s > limit:
+                        self._trim(text, s, e, starts, ends)
+                    else:
+                        starts.append(s)
+                        ends.append(e)
             start = end
-        return tuple(spans)
+        return tuple(map(Sentence, range(len(starts)), starts, ends))
 
     # -- stage 3 ---------------------------------------------------------
 
-    def _english_pieces(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        """Cuts ``text[start:end]`` at Punkt's sentence ends, if it may have any."""
-        if not _LATIN_END.search(text, start, end):
-            yield start, end
-            return
+    def _english_pieces(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        """Cuts ``text[start:end]``, which has a Latin end, at Punkt's sentence ends."""
         piece = text[start:end]
         if _HAS_CJK.search(piece):
             cuts = list(self._mixed_cuts(piece))
         else:
             cuts = self._punkt_cuts(piece, False)
+        pieces = []
         prev = 0
         for cut in cuts:
             if cut > prev:
-                yield start + prev, start + cut
+                pieces.append((start + prev, start + cut))
                 prev = cut
-        yield start + prev, end
+        pieces.append((start + prev, end))
+        return pieces
 
     def _mixed_cuts(self, piece: str) -> Iterator[int]:
         """Punkt cuts in each non-CJK stretch of a piece that also holds CJK text."""
         for run in _NON_CJK_RUN.finditer(piece):
-            followed = run.end() < len(piece)
-            # A stretch needs a letter or digit: a lone "." between Chinese
-            # words (``隐含的 . 和 ..``) is a file name, not a sentence end.
-            if not _ALNUM.search(run.group()) or not _LATIN_END.search(
-                run.group() + (" " if followed else "")
-            ):
+            start, end = run.span()
+            # A stretch needs a Latin end (searched up to the stretch's end,
+            # which is one: the text beyond is CJK or nothing) and a letter or
+            # digit: a lone "." between Chinese words (``隐含的 . 和 ..``) is a
+            # file name, not a sentence end.
+            if not _LATIN_END.search(piece, start, end) or not _ALNUM.search(piece, start, end):
                 continue
-            for cut in self._punkt_cuts(run.group(), followed):
-                yield run.start() + cut
+            for cut in self._punkt_cuts(run.group(), end < len(piece)):
+                yield start + cut
 
     def _punkt_cuts(self, run: str, followed: bool) -> list[int]:
         """Offsets in ``run`` where Punkt ends a sentence (excluding the run's end).
@@ -283,7 +328,7 @@ class SentenceSplitter:
         """Punkt's cuts in one window; see :meth:`_punkt_cuts`."""
         probe = run + _SENTINEL if followed else run
         limit = len(run) if followed else len(run) - 1
-        ends = [e for _, e in self._punkt.span_tokenize(probe)][:-1]
+        ends = self._punkt_ends(probe)[:-1]
         return [
             e
             for e in ends
@@ -294,24 +339,26 @@ class SentenceSplitter:
 
     # -- stage 4 ---------------------------------------------------------
 
-    def _capped(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        """Trims ``text[start:end]`` and cuts it into pieces of at most ``max_chars``."""
+    def _trim(self, text: str, start: int, end: int, starts: list[int], ends: list[int]) -> None:
+        """Appends ``text[start:end]`` trimmed, cut into pieces of at most ``max_chars``."""
         seg = text[start:end]
-        stripped = seg.strip()
-        if not stripped:
+        body = seg.lstrip()
+        if not body:
             return
-        start += len(seg) - len(seg.lstrip())
-        end = start + len(stripped)
+        start += len(seg) - len(body)
+        end = start + len(body.rstrip())
         limit = self.max_chars
         while end - start > limit:
             cut = _cut_point(text, start, start + limit, limit)
             piece_end = cut
             while text[piece_end - 1].isspace():  # bounded: the piece starts non-space
                 piece_end -= 1
-            yield start, piece_end
+            starts.append(start)
+            ends.append(piece_end)
             m = _NON_SPACE.search(text, cut, end)
             start = m.start() if m else end  # end is non-space, so m is found
-        yield start, end
+        starts.append(start)
+        ends.append(end)
 
 
 def _cut_point(text: str, start: int, stop: int, limit: int) -> int:
@@ -362,80 +409,17 @@ def rejoinable(text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
     return tuple(found)
 
 
-# --- stage 1: line structure -------------------------------------------------
-
-
-def _display_width(line: str) -> int:
-    """Columns a line takes in a terminal: CJK characters count two."""
-    if line.isascii():
-        return len(line.expandtabs()) if "\t" in line else len(line)
-    return len(line) + len(_WIDE.findall(line))
-
-
-def _line_cuts(text: str) -> list[int]:
-    """Offsets where a line starts a new sentence (see the module docstring)."""
-    cuts: list[int] = []
-    block: list[tuple[int, str, int]] = []  # (offset, content, width) per line
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        content = line.rstrip()
-        if content:
-            block.append((pos, content, _display_width(content)))
-        else:
-            _block_cuts(block, cuts)
-            block = []
-            cuts.append(pos)  # a blank line ends the sentence before it
-        pos += len(line)
-    _block_cuts(block, cuts)
-    return cuts
-
-
-def _block_cuts(block: list[tuple[int, str, int]], cuts: list[int]) -> None:
-    """Appends the cut positions of one block of non-blank lines."""
-    if not block:
-        return
-    cuts.append(block[0][0])
-    if len(block) == 1:
-        return
-    widths = sorted(w for _, _, w in block[:-1])
-    typical = widths[len(widths) // 2]
-    structured = not MIN_WRAP_WIDTH <= typical <= MAX_WRAP_WIDTH
-    for (_, prev, prev_width), (nxt_pos, nxt, nxt_width) in zip(block, block[1:]):
-        if _is_hard_break(prev, prev_width, nxt.lstrip(), nxt_width, typical, structured):
-            cuts.append(nxt_pos)
-
-
-def _is_hard_break(
-    prev: str, prev_width: int, nxt: str, nxt_width: int, typical: int, structured: bool
-) -> bool:
-    """Whether the line break between two non-blank lines ends a sentence.
-
-    Args:
-        prev: The previous line, without its line end and trailing whitespace.
-        prev_width: Its display width.
-        nxt: The next line, without indentation.
-        nxt_width: The next line's display width (with indentation).
-        typical: The block's typical line width.
-        structured: Whether the block is line-structured text rather than
-            wrapped prose.
-    """
-    if _STRUCTURAL_START.match(nxt):
-        return True
-    if _SYMBOL_LINE.fullmatch(prev) or _SYMBOL_LINE.fullmatch(nxt):
-        return True
-    if _CONTINUES.search(prev):
-        return False
-    if structured:
-        return True
-    return prev_width < SHORT_RATIO * max(typical, nxt_width)
-
-
 # --- stage 2 -----------------------------------------------------------------
 
 
-def _terminator_cuts(text: str) -> Iterator[int]:
+def _terminator_cuts(text: str) -> list[int]:
     """Offsets just after each Chinese terminator run and its closers."""
-    return (m.end() for m in _TERMINATOR.finditer(text))
+    return [m.end() for m in _TERMINATOR.finditer(text)]
+
+
+def _terminator_cuts_py(text: str) -> list[int]:
+    """The reference of :func:`_terminator_cuts`."""
+    return [m.end() for m in _TERMINATOR_PY.finditer(text)]
 
 
 # --- Punkt parameters ---------------------------------------------------------

@@ -14,6 +14,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from hypothesis import strategies as st
+
 from partialdup.text.sentences import SentenceSplitter
 
 from tests.paths import REPO
@@ -48,3 +50,17 @@ def real_keys() -> tuple[str, ...]:
     """Distinct sentences, then distinct neighbouring pairs not already among them."""
     pairs = (f"{a} {b}" for doc in _split() for a, b in zip(doc, doc[1:]) if a and b)
     return tuple(dict.fromkeys((*real_sentences(), *pairs)))
+
+
+@lru_cache(maxsize=1)
+def real_texts() -> tuple[str, ...]:
+    """The text of every real document (gold set, samples)."""
+    return tuple(text for _, text in real_documents())
+
+
+@st.composite
+def real_slices(draw: st.DrawFn, max_size: int = 4000) -> str:
+    """A slice of a real document (gold set, samples): any start, any length."""
+    text = draw(st.sampled_from(real_texts()))
+    start = draw(st.integers(0, len(text)))
+    return text[start : start + draw(st.integers(0, max_size))]

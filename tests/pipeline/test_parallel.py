@@ -57,6 +57,17 @@ def test_packed_features_come_back_equal(detector, sources):
         assert unpack_features(pack_features(features), features.text) == features
 
 
+def test_a_shared_vocabulary_gives_equal_features_holding_one_string_per_word(detector, sources):
+    vocabulary: dict[str, str] = {}
+    unpacked = []
+    for document in sources[:6]:
+        features = detector.features(document)
+        unpacked.append(unpack_features(pack_features(features), features.text, vocabulary))
+        assert unpacked[-1] == features
+    words = [word for features in unpacked for sentence in features.words for word in sentence]
+    assert len({id(word) for word in words}) == len(set(words)) < len(words)
+
+
 def test_packed_features_keep_sentences_without_words(detector):
     features = detector.features(Document("d", "标题\n\n。\n\nThe quick brown fox jumps over the lazy dog."))
     assert any(not words for words in features.words)
