@@ -477,9 +477,6 @@ def _frozen_heap() -> Iterator[None]:
     do not walk them, writing to every page it shares with its parent
     (copy-on-write would copy them all: the documents' features, hundreds
     of megabytes); the parent's own collections see them again afterwards."""
-    if os.environ.get("PD_NOFREEZE"):
-        yield
-        return
     gc.freeze()
     try:
         yield
