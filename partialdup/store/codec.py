@@ -39,7 +39,7 @@ from partialdup.core.types import Bag, DocumentFeatures, Sentence
 
 __all__ = [
     "PackedFeatures", "FlatFeatures", "TextPart", "unpack_many", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
-    "unpack_text", "unpack_words", "text_blob_parts", "Words", "WORD_CHUNK", "to_signed", "from_signed",
+    "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "to_signed", "from_signed",
 ]
 
 #: The fields packed apart; every other field goes by name into the text blob.
@@ -175,11 +175,19 @@ def _pack_words(words: Sequence[Sequence[str]], sentences: int) -> bytes:
 class Words(Sequence[tuple[str, ...]]):
     """A document's words, per sentence: each chunk of :data:`WORD_CHUNK`
     sentences decompressed when one of its sentences is first read, each
-    sentence split when read."""
+    sentence split when read.
 
-    def __init__(self, count: int, chunks: list[bytes]) -> None:
+    Args:
+        count: Sentences.
+        part: The words part holding the chunks (not copied: a check opens
+            one or two chunks of most documents it reads words of).
+        ends: Where each chunk starts in ``part``, then where the last ends.
+    """
+
+    def __init__(self, count: int, part: bytes | memoryview, ends: list[int]) -> None:
         self._count = count
-        self._chunks = chunks
+        self._part = memoryview(part)
+        self._ends = ends
         self._open: dict[int, list[str]] = {}
 
     def __len__(self) -> int:
@@ -198,12 +206,13 @@ class Words(Sequence[tuple[str, ...]]):
         chunk, within = divmod(position, WORD_CHUNK)
         sentences = self._open.get(chunk)
         if sentences is None:
-            sentences = self._open[chunk] = zlib.decompress(self._chunks[chunk]).decode("utf-8").split(_SENTENCE_JOIN)
+            packed = self._part[self._ends[chunk]:self._ends[chunk + 1]]
+            sentences = self._open[chunk] = zlib.decompress(packed).decode("utf-8").split(_SENTENCE_JOIN)
         joined = sentences[within]
         return tuple(joined.split(_WORD_JOIN)) if joined else ()
 
 
-def unpack_words(part: bytes) -> Sequence[tuple[str, ...]]:
+def unpack_words(part: bytes | memoryview) -> Sequence[tuple[str, ...]]:
     """The words of a words part (empty when none were stored)."""
     if not part:
         return ()
@@ -211,8 +220,7 @@ def unpack_words(part: bytes) -> Sequence[tuple[str, ...]]:
         return marshal.loads(zlib.decompress(part[1:]))  # type: ignore[no-any-return]
     (count,) = struct.unpack_from("<I", part, 1)
     sizes = np.frombuffer(part, _U32, count + 1, 5).tolist()
-    ends = np.cumsum([5 + 4 * (count + 1), *sizes[1:]]).tolist()
-    return Words(sizes[0], [part[low:high] for low, high in zip(ends, ends[1:])])
+    return Words(sizes[0], part, list(accumulate(sizes[1:], initial=5 + 4 * (count + 1))))
 
 
 class _Reader:
@@ -324,6 +332,12 @@ def text_blob_parts(text_blob: bytes) -> tuple[bytes, bytes, bytes]:
     first, second, third = _PARTS.unpack_from(text_blob)
     low = _PARTS.size
     return text_blob[low:low + first], text_blob[low + first:low + first + second], text_blob[low + first + second:]
+
+
+def words_part(text_blob: bytes) -> memoryview:
+    """A text blob's words part, still compressed, without copying it or the other parts."""
+    first, second, _ = _PARTS.unpack_from(text_blob)
+    return memoryview(text_blob)[_PARTS.size + first:_PARTS.size + first + second]
 
 
 def unpack_text_part(text_blob: bytes, sentences: int) -> TextPart:

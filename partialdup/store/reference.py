@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from functools import cached_property, partial
-from typing import Any, Callable, Sequence, overload
-
-import numpy as np
+from functools import partial
+from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store import codec
@@ -27,12 +25,42 @@ _DEFAULTS = {
 }
 
 
+_T = TypeVar("_T")
+
+
+class _Lazy(Generic[_T]):
+    """:func:`functools.cached_property` without its lock (Python 3.11 takes
+    one on every first read): made for each of thousands of candidates per
+    check, read by one thread."""
+
+    def __init__(self, make: Callable[[Any], _T]) -> None:
+        self._make, self._name = make, make.__name__
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _Lazy[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> _T | _Lazy[_T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._make(instance)
+        return value
+
+
 class _Sentences(Sequence[Sentence]):
     """A document's sentences: counted from the features blob, their offsets
-    read from the text blob when one is first indexed."""
+    read from the text blob when one is first indexed, each made once (the
+    detector reads some sentences of a paired document many times)."""
 
     def __init__(self, count: int, part: Callable[[], codec.TextPart]) -> None:
         self._count, self._part = count, part
+        self._made: dict[int, Sentence] = {}
 
     def __len__(self) -> int:
         return self._count
@@ -46,63 +74,14 @@ class _Sentences(Sequence[Sentence]):
     def __getitem__(self, index: int | slice) -> Sentence | tuple[Sentence, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
-        position = range(len(self))[index]  # negative indexes and IndexError as a tuple's
-        part = self._part()
-        return Sentence(position, part.starts[position], part.ends[position])
-
-
-class _Ints(Sequence[int]):
-    """A NumPy array read as a tuple of ints, one item at a time (a
-    candidate's token counts are read for a few sentences only)."""
-
-    def __init__(self, values: np.ndarray) -> None:
-        self._values = values
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
-        if isinstance(index, slice):
-            return tuple(self._values[index].tolist())
-        return int(self._values[index])
-
-
-class _Bags(Sequence[Bag]):
-    """A document's bags, each made into a dict when first read (the
-    detector reads the bags of a few sentences of most documents it pairs)."""
-
-    def __init__(self, sizes: np.ndarray, features: np.ndarray, counts: np.ndarray) -> None:
-        # Python lists, sliced per bag: far cheaper than NumPy slices and scalars.
-        self._ends = np.cumsum(sizes, dtype=np.int64).tolist()
-        self._sizes = sizes.tolist()
-        self._features, self._counts = features.tolist(), counts.tolist()
-        self._made: dict[int, Bag] = {}
-
-    def __len__(self) -> int:
-        return len(self._ends)
-
-    @overload
-    def __getitem__(self, index: int) -> Bag: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Bag, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Bag | tuple[Bag, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(len(self))[index])
-        position = range(len(self))[index]
-        bag = self._made.get(position)
-        if bag is None:
-            end = self._ends[position]
-            start = end - self._sizes[position]
-            bag = self._made[position] = dict(zip(self._features[start:end], self._counts[start:end]))
-        return bag
+        sentence = self._made.get(index)
+        if sentence is None:
+            position = range(len(self))[index]  # negative indexes and IndexError as a tuple's
+            sentence = self._made.get(position)
+            if sentence is None:
+                part = self._part()
+                sentence = self._made[position] = Sentence(position, part.starts[position], part.ends[position])
+        return sentence
 
 
 class StoredText:
@@ -116,19 +95,19 @@ class StoredText:
     def __init__(self, read: Callable[[], bytes], sentences: int) -> None:
         self._read, self._count = read, sentences
 
-    @cached_property
+    @_Lazy
     def _blob(self) -> bytes:
         return self._read()
 
-    @cached_property
+    @_Lazy
     def part(self) -> codec.TextPart:
         """Sentence offsets and text (the words and other fields still packed)."""
         return codec.unpack_text_part(self._blob, self._count)
 
-    @cached_property
+    @_Lazy
     def words(self) -> Sequence[tuple[str, ...]]:
         """The words per sentence, read without decompressing the text."""
-        return codec.unpack_words(codec.text_blob_parts(self._blob)[1])
+        return codec.unpack_words(codec.words_part(self._blob))
 
 
 class TextCache:
@@ -207,48 +186,51 @@ class StoredReference:
         self._texts = texts
         self._number = number
 
-    @cached_property
+    @_Lazy
     def _packed(self) -> codec.PackedFeatures:
         return self._flat.document(self._position)
 
-    @cached_property
+    @_Lazy
     def _text(self) -> StoredText:
         return self._texts(self._number, self._count)
 
-    @cached_property
+    @_Lazy
     def _part(self) -> codec.TextPart:
         return self._text.part
 
-    @cached_property
+    @_Lazy
     def _others(self) -> dict[str, Any]:
         return self._part.others()
 
-    @cached_property
+    @_Lazy
     def text(self) -> str:
         return self._part.text
 
-    @cached_property
+    @_Lazy
     def sentences(self) -> Sequence[Sentence]:
         # Most candidates are only counted and passed on, never paired: their
         # text is not read until a sentence is.
         return _Sentences(self._count, lambda: self._part)
 
-    @cached_property
-    def tokens(self) -> Sequence[int]:
-        # Read for the held sentences of every candidate: from the flat
-        # arrays directly, without making the document's other arrays.
-        return _Ints(self._flat.tokens_of(self._position))
+    @_Lazy
+    def tokens(self) -> tuple[int, ...]:
+        # Read for the held sentences of every candidate (and for every
+        # sentence of a paired one): from the flat arrays directly, without
+        # making the document's other arrays; a tuple, read item by item.
+        return tuple(self._flat.tokens_of(self._position).tolist())
 
-    @cached_property
+    @_Lazy
     def words(self) -> Sequence[tuple[str, ...]]:
         return self._text.words
 
-    @cached_property
-    def bags(self) -> Sequence[Bag]:
+    @_Lazy
+    def bags(self) -> tuple[Bag, ...]:
+        # Made all at once: the detector reads every bag of a document it
+        # pairs (which sentences are matchable), and of few others.
         packed = self._packed
-        return _Bags(packed.bag_sizes, packed.features, packed.counts)
+        return tuple(codec.bags(packed.bag_sizes, packed.features, packed.counts))
 
-    @cached_property
+    @_Lazy
     def joins(self) -> tuple[tuple[int, Bag], ...]:
         packed = self._packed
         return tuple(zip(packed.join_at.tolist(), codec.bags(packed.join_sizes, packed.join_features, packed.join_counts)))

@@ -52,6 +52,12 @@ __all__ = ["WordCandidates", "word_candidates"]
 
 #: Gives a stored document's words per sentence, by document number.
 WordsOf = Callable[[int], Sequence[Sequence[str]]]
+#: Reads the words of these documents at once, before :data:`WordsOf` asks for them.
+Prefetch = Callable[[Iterable[int]], None]
+
+
+def _no_prefetch(numbers: Iterable[int]) -> None:
+    """Read nothing ahead: each document when :data:`WordsOf` asks for it."""
 
 
 @dataclass
@@ -74,15 +80,19 @@ class WordCandidates:
 
 
 def word_candidates(
-    db: sqlite3.Connection, config: Config, query_docs: Sequence[DocumentFeatures], words_of: WordsOf
+    db: sqlite3.Connection, config: Config, query_docs: Sequence[DocumentFeatures], words_of: WordsOf,
+    prefetch: Prefetch = _no_prefetch,
 ) -> WordCandidates:
     """The stored sentences the word searches of a check of ``query_docs``
-    can pair, with the collection's counts (inside the caller's read transaction)."""
+    can pair, with the collection's counts (inside the caller's read transaction).
+
+    ``prefetch`` is told the documents whose words are about to be read.
+    """
     found = WordCandidates()
     rows = _rows(db, {word for doc in query_docs for words in doc.words for word in words})
     sentences = {word: row.sentences for word, row in rows.items()}
     if config.edited_ratio:
-        kept = _word_set_places(rows, config.min_tokens, query_docs, words_of)
+        kept = _word_set_places(rows, config.min_tokens, query_docs, words_of, prefetch)
         for doc, s in kept:
             found.words[doc].add(s)
         more = {word for doc, s in kept for word in words_of(doc)[s] if word not in rows}
@@ -111,7 +121,8 @@ def _places(row: WordRow | None) -> list[tuple[int, ...]]:
 
 
 def _word_set_places(
-    rows: dict[str, WordRow], least: int, query_docs: Sequence[DocumentFeatures], words_of: WordsOf
+    rows: dict[str, WordRow], least: int, query_docs: Sequence[DocumentFeatures], words_of: WordsOf,
+    prefetch: Prefetch = _no_prefetch,
 ) -> set[tuple[int, int]]:
     """(document, sentence) of the stored sentences of at least ``least``
     words whose word sets reach the threshold with a query sentence through
@@ -146,6 +157,7 @@ def _word_set_places(
     length = np.array([len(words) for words in queries])[query]
     hopeful = known + np.minimum(common[query], size - known) >= WORD_JACCARD * (length + size) / (1 + WORD_JACCARD) - 1e-9
     kept: set[tuple[int, int]] = set()
+    prefetch(np.unique(key[hopeful] >> 24).tolist())
     for place_key, rows_of_key in _grouped(key[hopeful], query[hopeful]):
         place = (place_key >> 24, place_key & 0xFFFFFF)
         stored = words_of(place[0])[place[1]]

@@ -58,6 +58,7 @@ def test_words_of_many_chunks_read_in_any_order(detector, sources) -> None:
     longest = max((detector.features(d) for d in sources[:8]), key=lambda f: len(f.sentences))
     assert len(longest.words) > 2 * codec.WORD_CHUNK
     _, text = codec.pack(longest, [False] * len(longest.bags))
-    stored = codec.unpack_words(codec.text_blob_parts(text)[1])
-    assert len(stored) == len(longest.words)
-    assert [stored[i] for i in reversed(range(len(stored)))] == list(reversed(longest.words))
+    for part in (codec.text_blob_parts(text)[1], codec.words_part(text)):  # a copy, a view
+        stored = codec.unpack_words(part)
+        assert len(stored) == len(longest.words)
+        assert [stored[i] for i in reversed(range(len(stored)))] == list(reversed(longest.words))
