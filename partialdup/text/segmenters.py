@@ -37,6 +37,7 @@ import importlib.machinery
 import importlib.util
 import logging
 import os
+import re
 import sys
 from importlib import metadata
 from typing import Any, Callable, Sequence
@@ -63,6 +64,9 @@ MODES = ("accurate", "full", "search")
 _JIEBA_HAN = "\u4e00-\u9fd5"
 _FIRST, _LAST = "\u4e00", "\u9fd5"
 _BLOCK = regex.compile(f"[{_JIEBA_HAN}]+|[^{_JIEBA_HAN}]")
+#: Finds a character outside them (one C scan, where ``min`` and ``max`` make
+#: a string of each character).
+_OUTSIDE_JIEBA_HAN = re.compile(f"[^{_JIEBA_HAN}]").search
 
 #: What joins the blocks of one call: not a jieba block character, and a
 #: word of its own in both backends.
@@ -154,7 +158,7 @@ def _layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]] | No
     every run is one block (the usual case, told by one look at all the
     characters), block ``k`` being run ``k``."""
     joined = "".join(runs)
-    if joined and _FIRST <= min(joined) and max(joined) <= _LAST and all(runs):
+    if joined and not _OUTSIDE_JIEBA_HAN(joined) and all(runs):
         return list(runs), None
     blocks: list[str] = []
     layouts: list[list[int | str]] = []

@@ -14,25 +14,31 @@ what matching needs: both sides of a copy are converted the same way.)
 Chinese runs are segmented in jieba's accurate mode (or its full or search
 mode, ``--jieba-mode``, whose words overlap), by jieba or by rjieba
 (``--segmenter``; see :mod:`partialdup.text.segmenters`), all the runs of a
-stretch in one call; Latin and digit runs by a regular expression (the
-``regex`` engine NLTK uses). Punctuation is not a token, so a copy whose
+stretch in one call; Latin and digit runs by a regular expression (see
+:mod:`partialdup.text.token_patterns`). Punctuation is not a token, so a copy whose
 punctuation was changed still matches.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
 import sys
-from itertools import islice
-from typing import Iterable, Iterator, Sequence, TypeVar
+from pathlib import Path
+from itertools import chain, filterfalse, islice, repeat
+from typing import Any, Iterable, Iterator, Sequence, TypeVar
 
 import regex
 
-from partialdup.core.chars import HAN_CLASS, is_han
+from partialdup.core.chars import HAN_CLASS as _HAN
+from partialdup.core.chars import is_han
 from partialdup.core.config import Config
 from partialdup.core.types import Token
 from partialdup.text.normalise import Normaliser, normalise_char
 from partialdup.text.segmenters import Segmenter, jieba_cache_dir, make_segmenter
+from partialdup.text.token_patterns import GROUPED_PATTERN as _GROUPED_PATTERN
+from partialdup.text.token_patterns import TOKEN_FLAGS as _TOKEN_FLAGS
+from partialdup.text.token_patterns import WORD_PATTERN as _WORD
+from partialdup.text.token_patterns import beyond_bmp, bmp_patterns
 
 __all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS", "DEFAULT_SEGMENTER", "jieba_cache_dir"]
 
@@ -43,25 +49,6 @@ DEFAULT_TAIWAN_WORDS = Path(__file__).resolve().parent / "data" / "taiwan_words.
 #: The segmenter a Tokenizer uses unless told: Config's default (``--segmenter``).
 DEFAULT_SEGMENTER: str = Config().segmenter
 
-_HAN = HAN_CLASS
-# A Han run, or a word of letters/digits (with inner apostrophes, hyphens, dots,
-# so "don't", "e-mail" and "3.14" stay one token) that contains no Han. A Han
-# run goes on across one line break: hard-wrapped Chinese breaks lines inside
-# words (开始菜\n单), and a copy wrapped elsewhere must give the same words.
-_TOKEN_PATTERN = rf"[{_HAN}]+(?:[^\S\n]*\n[^\S\n]*[{_HAN}]+)*|[^\W_{_HAN}]+(?:['’\-.][^\W_{_HAN}]+)*"
-# Compiled with the ``regex`` engine (installed with NLTK, which compiles
-# RegexpTokenizer patterns with it): the same tokens as NLTK's
-# RegexpTokenizer, without its per-call time-out guard, which is meant for
-# caller-supplied patterns (this one is fixed and cannot backtrack without
-# bound) and cost a quarter of the time of ``words``; and the same engine
-# whichever NLTK version is installed.
-_TOKEN_FLAGS = regex.UNICODE | regex.MULTILINE | regex.DOTALL
-# The same pattern with a group for each alternative: a match tells whether
-# it is a Han run without looking at its characters again.
-_HAN_RUN, _WORD = _TOKEN_PATTERN.split("|", 1)
-_GROUPED_PATTERN = f"({_HAN_RUN})|({_WORD})"
-
-
 #: Han runs whose segmentation is remembered (oldest forgotten first):
 #: about 30 MB at most.
 _SEGMENT_CACHE = 100_000
@@ -69,6 +56,9 @@ _SEGMENT_CACHE = 100_000
 #: Sentences whose words are remembered (oldest forgotten first): about
 #: 15 MB at most.
 _SENTENCE_CACHE = 50_000
+
+#: What joins the words converted in one OpenCC call (see Tokenizer._common_forms).
+_LINE = "\n"
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -126,11 +116,14 @@ class Tokenizer:
             segmenter, dictionary=jieba_dictionary, extra_words=_extra_words(taiwan_words), mode=jieba_mode
         )
         self._converter = _converter("t2s")
+        # The reference patterns, and the same on the ``re`` engine for text
+        # within the BMP (see :func:`~partialdup.text.token_patterns.bmp_patterns`).
         self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
-        # The pattern's word alternative alone, and a Han character: text
-        # without one has only such words.
         self._latin_words = regex.compile(_WORD, _TOKEN_FLAGS)
-        self._han = regex.compile(f"[{_HAN}]", _TOKEN_FLAGS)
+        self._bmp_grouped, self._bmp_latin_words = bmp_patterns()
+        # A Han character (ranges of code points: the same in either engine,
+        # ``re`` the faster): text without one has only words.
+        self._han = re.compile(f"[{_HAN}]")
         self._normalise = Normaliser(self._converter)
         self._to_taiwan = _converter("s2twp")
         self._to_mainland = _converter("tw2sp")
@@ -180,7 +173,8 @@ class Tokenizer:
         stretch = text[start:end]
         normalised, origin, ends = self._normalise.mapped(stretch)
         mapping = _Mapping(origin, ends, start)
-        matches = [(match.start(), match[1], match[2]) for match in self._grouped.finditer(normalised)]
+        grouped = self._patterns(normalised)[0]
+        matches = [(match.start(), match[1], match[2]) for match in grouped.finditer(normalised)]
         segmented = self._segmented([_compact(run) for _, run, _ in matches if run])
         tokens: list[Token] = []
         for lo, run, word in matches:
@@ -203,7 +197,7 @@ class Tokenizer:
         agree.
         """
         normalised, _ = self.normalise(text[start:end])
-        pieces = self._grouped.findall(normalised)
+        pieces = self._patterns(normalised)[0].findall(normalised)
         segmented = self._segmented([_compact(run) for run, _ in pieces if run])
         words: list[str] = []
         for run, word in pieces:
@@ -244,15 +238,17 @@ class Tokenizer:
         intern = sys.intern
         if whole is not None and (whole.isascii() or not self._han.search(whole)):
             # No Han character: every piece is a word (most English documents).
-            words_in = self._latin_words.findall
+            words_in = self._patterns(whole)[1].findall
             return [tuple(map(intern, words_in(whole, start, end))) for start, end in spans]
-        find = self._grouped.findall
-        normalise = self._normalise
-        found = [
-            find(whole, start, end) if whole is not None else find(normalise(text[start:end])[0])
-            for start, end in spans
-        ]
-        cuts = self._segmented_list([_compact(run) for pieces in found for run, _ in pieces if run])
+        if whole is not None:
+            find = self._patterns(whole)[0].findall
+            found = [find(whole, start, end) for start, end in spans]
+        else:
+            normalised = [self._normalise(text[start:end])[0] for start, end in spans]
+            found = [self._patterns(stretch)[0].findall(stretch) for stretch in normalised]
+        runs = [run for pieces in found for run, _ in pieces if run]
+        # Runs across no line break (all letters) are their compact selves.
+        cuts = self._segmented_list(runs if "".join(runs).isalpha() else list(map(_compact, runs)))
         next_cut = 0
         out: list[tuple[str, ...]] = []
         for pieces in found:
@@ -265,6 +261,13 @@ class Tokenizer:
                     words.append(intern(word))
             out.append(tuple(words))
         return out
+
+    def _patterns(self, text: str) -> tuple[Any, Any]:
+        """The grouped and word patterns to search ``text`` with: on the
+        ``re`` engine when it is within the BMP (see :func:`~partialdup.text.token_patterns.bmp_patterns`)."""
+        if text.isascii() or not beyond_bmp(text):
+            return self._bmp_grouped, self._bmp_latin_words
+        return self._grouped, self._latin_words
 
     def words_across(self, first: str, second: str) -> bool:
         """Whether a token may run from text ending in ``first`` into text
@@ -321,18 +324,19 @@ class Tokenizer:
     def _segmented_list(self, runs: list[str]) -> list[_Segmented]:
         """:meth:`_segmented` as a list, in the order of ``runs``."""
         known = self._segments
-        missing = [run for run in dict.fromkeys(runs) if run not in known]
+        missing = list(filterfalse(known.__contains__, dict.fromkeys(runs)))
         if not missing:
             return list(map(known.__getitem__, runs))
-        located = (
-            self._segmenter.segment_located(missing)
-            if self._segmenter.mode != "accurate"
-            else [(words, ()) for words in self._segmenter.segment(missing)]
-        )
-        commons = self._common_words({word for words, _ in located for word in words})
-        fresh: dict[str, _Segmented] = {
-            run: (words, tuple(map(commons.__getitem__, words)), starts) for run, (words, starts) in zip(missing, located)
-        }
+        cuts: Sequence[tuple[str, ...]]
+        starts: Iterable[tuple[int, ...]]
+        if self._segmenter.mode != "accurate":
+            located = self._segmenter.segment_located(missing)
+            cuts, starts = [words for words, _ in located], [where for _, where in located]
+        else:
+            cuts, starts = self._segmenter.segment(missing), repeat(())
+        common = self._common_words(dict.fromkeys(chain.from_iterable(cuts))).__getitem__
+        # Built by C loops (zip, map, dict) but for one tuple per run.
+        fresh: dict[str, _Segmented] = dict(zip(missing, zip(cuts, [tuple(map(common, words)) for words in cuts], starts)))
         found = [fresh[run] if run in fresh else known[run] for run in runs]
         self._segments = _remembered(known, fresh, _SEGMENT_CACHE)
         return found
@@ -340,10 +344,32 @@ class Tokenizer:
     def _common_words(self, words: Iterable[str]) -> dict[str, str]:
         """The common form (:meth:`_common_word`) of each word, remembered."""
         cache = self._words_cache
-        for word in words:
-            if word not in cache:
-                self._common_word(word)
+        new = list(filterfalse(cache.__contains__, words))
+        if new:
+            cache.update(zip(new, self._common_forms(new)))
         return cache
+
+    def _common_forms(self, words: Sequence[str]) -> list[str]:
+        """:meth:`_common_word` of each word, with two OpenCC calls for all:
+        the words joined by line breaks (a call costs more than converting a
+        word; a third of the Chinese bench corpus's tokenization went to them).
+
+        The same forms as one call per word: OpenCC cuts its input into the
+        longest phrases of its dictionaries from left to right, and no phrase
+        holds a line break (the dictionaries are lines of text), so every
+        line break is a piece of its own, converted to itself, and the pieces
+        between are those of each word alone. A property test checks it.
+        """
+        joined = _LINE.join(words)
+        if joined.count(_LINE) != len(words) - 1:  # a word holding a line break: never expected
+            return [self._convert_common(word) for word in words]
+        forms = self._convert_common(joined).split(_LINE)
+        if len(forms) != len(words):  # never expected (see above): then one word at a time
+            return [self._convert_common(word) for word in words]
+        return forms
+
+    def _convert_common(self, text: str) -> str:
+        return self._to_mainland.convert(self._to_taiwan.convert(text))  # type: ignore[no-any-return]
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters
@@ -353,7 +379,7 @@ class Tokenizer:
         # change lengths and lose the offsets.
         common = self._words_cache.get(word)
         if common is None:
-            common = self._words_cache[word] = self._to_mainland.convert(self._to_taiwan.convert(word))
+            common = self._words_cache[word] = self._convert_common(word)
         return common
 
 

@@ -116,3 +116,30 @@ def test_the_irregular_search_is_the_set_test(text):
         assert table.irregular_in(stretch) == (not table.irregular.isdisjoint(stretch))
         in_place = normaliser.in_place(stretch)
         assert in_place == (normalised if origin is None else None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(LETTERS + INVISIBLE + ["\u0301", "…", "™", "Σ", "σ", "ß", "İ", "K", "Ⅻ", "𠀀", "]", "-"]), max_size=40).map("".join),
+    st.integers(0, 2),
+)
+def test_the_translation_with_plain_stretches_lowered_is_the_translation(text, relist):
+    # _Table.translated (stretches of characters whose entry is their lower
+    # case lower-cased) against the plain reference, str.translate with the
+    # table, whatever the table knew when it listed its plain characters
+    # (listed again at every new character when relist is 0).
+    from opencc import OpenCC
+
+    from partialdup.text import normalise as normalise_module
+    from partialdup.text.normalise import Normaliser
+
+    saved = normalise_module._RELIST
+    normalise_module._RELIST = relist
+    try:
+        normaliser = Normaliser(OpenCC("t2s"))
+        table = normaliser._table
+        for stretch in (text[::2], text, text.upper(), text[1:], text + "Σ", "ΑΣ " + text, "ΑΣ" + text.upper()):
+            assert table.translated(stretch) == stretch.translate(table)
+            assert normaliser.in_place(stretch) == (None if table.irregular_in(stretch) else stretch.translate(table))
+    finally:
+        normalise_module._RELIST = saved

@@ -7,7 +7,10 @@ from nltk.tokenize import RegexpTokenizer
 from partialdup.core.chars import is_han
 from partialdup.text import tokens as tokens_module
 from partialdup.text.sentences import SentenceSplitter
-from partialdup.text.tokens import _GROUPED_PATTERN, _TOKEN_FLAGS, _TOKEN_PATTERN, Tokenizer
+from partialdup.text.token_patterns import GROUPED_PATTERN as _GROUPED_PATTERN
+from partialdup.text.token_patterns import TOKEN_FLAGS as _TOKEN_FLAGS
+from partialdup.text.token_patterns import TOKEN_PATTERN as _TOKEN_PATTERN
+from partialdup.text.tokens import Tokenizer
 from tests.paths import SAMPLES
 
 
@@ -195,3 +198,46 @@ def test_a_sentence_met_again_gets_the_words_it_had(tokenizer, monkeypatch):
     many = [f"句子{i}。" for i in range(10)]
     tokenizer.sentence_words("".join(many), [(4 * i, 4 * i + 4) for i in range(10)])
     assert len(tokenizer._sentences) <= 4
+
+
+@functools.cache
+def _reference_tokenizer():
+    """A tokenizer searching all text with the ``regex`` reference patterns
+    (the plain reference of the ``re`` patterns used on BMP text)."""
+    reference = Tokenizer()
+    reference._bmp_grouped, reference._bmp_latin_words = reference._grouped, reference._latin_words
+    return reference
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.one_of(alphabet, st.sampled_from(list("²\x1c\u2028𠀀𪅈🔎Σß"))), max_size=80), st.data())
+def test_the_words_are_those_of_the_reference_patterns(tokenizer, text, data):
+    spans = _spans(data, text)
+    reference = _reference_tokenizer()
+    expected = [tuple(reference.words(text, lo, hi)) for lo, hi in spans]
+    tokenizer.clear_cache()
+    assert tokenizer.sentence_words(text, spans) == expected
+    assert [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans] == expected
+
+
+_han_word = st.text(st.sampled_from(list("中文字乙漢轉換說话檔案使用者預設軟體網路記憶體資訊程式设置鼠标位元組")), min_size=1, max_size=5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_han_word, max_size=12))
+def test_common_forms_in_one_call_are_those_of_each_word(tokenizer, words):
+    # Tokenizer._common_forms (the words joined by line breaks, two OpenCC
+    # calls) against the plain reference: the two conversions word by word.
+    assert tokenizer._common_forms(words) == [tokenizer._convert_common(word) for word in words]
+
+
+def test_common_forms_of_real_words_in_one_call_are_those_of_each_word(tokenizer):
+    # Every Taiwan word of the added dictionary (the words most changed by the
+    # conversions) and the words of the samples' Chinese text.
+    taiwan = [line.split("\t")[0] for line in tokens_module.DEFAULT_TAIWAN_WORDS.read_text(encoding="utf-8").splitlines()
+              if line and not line.startswith("#")]
+    samples = [word for path in sorted(SAMPLES.glob("*zh*.txt")) for word in tokenizer.words(path.read_text(encoding="utf-8"))
+               if is_han(word[0])]
+    words = list(dict.fromkeys([*taiwan, *samples]))
+    assert len(words) > 1000
+    assert tokenizer._common_forms(words) == [tokenizer._convert_common(word) for word in words]
