@@ -155,14 +155,14 @@ def read_documents(
     reading = _Reading(strict)
     seen: set[str] = set()
     _check_exist(paths)
-    for path, doc_id, problem in _entries(paths, tuple(globs)):
+    for path, doc_id, problem, real in _entries(paths, tuple(globs)):
         if problem is not None:
             reading.problem(problem)
             continue
         if path is None:
             reading.ignored.append(doc_id)  # the ignored file's path
             continue
-        key = STDIN if path == STDIN else os.path.realpath(path)
+        key = STDIN if path == STDIN else real or os.path.realpath(path)
         if key in seen:
             reading.skipped.append(f"{path}: given more than once, read once")  # harmless, even with strict
             continue
@@ -196,7 +196,7 @@ def _read_one(path: Path | str, doc_id: str, reading: _Reading, encoding: str | 
         return
     name = STDIN_ID if path == STDIN else str(path)
     reading.encodings.append((name, decoded.encoding))
-    if path != STDIN and Path(path).suffix.lower() in JSONL_SUFFIXES:
+    if path != STDIN and _suffix(name) in JSONL_SUFFIXES:
         for where, document, problem in _jsonl_documents(name, decoded.text):
             if problem is not None:
                 reading.problem(problem)
@@ -226,25 +226,25 @@ def _read_decoded(path: Path, encoding: str | None) -> Decoded:
 # --- which files: paths given, folders walked -------------------------------
 
 #: (path to read, or None for a file ignored; document id, or the ignored
-#: file's path; problem)
-_Entry = tuple["Path | str | None", str, "str | None"]
+#: file's path; problem; the file's real path when known, else None)
+_Entry = tuple["Path | str | None", str, "str | None", "str | None"]
 
 
 def _entries(paths: Sequence[str | Path], globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
     for given in paths:
         if str(given) == STDIN:
-            yield STDIN, STDIN_ID, None
+            yield STDIN, STDIN_ID, None, None
             continue
         path = Path(given)
         try:
             info = os.stat(path)
         except OSError as error:
-            yield None, "", _missing(path, error)
+            yield None, "", _missing(path, error), None
             continue
         if stat.S_ISDIR(info.st_mode):
             yield from _folder(path, globs)
         else:
-            yield path, str(given), _not_regular(path, info.st_mode)
+            yield path, str(given), _not_regular(path, info.st_mode), None
 
 
 def _missing(path: Path, error: OSError) -> str:
@@ -268,43 +268,72 @@ def _not_regular(path: Path, mode: int) -> str | None:
     return f"{path}: a device, not a file"
 
 
+def _suffix(name: str) -> str:
+    return os.path.splitext(name)[1].lower()
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A file (or an unreadable folder) met walking a folder.
+
+    Attributes:
+        parts: Its path's parts below the folder walked (the sort key:
+            paths sort by their parts, as :class:`~pathlib.Path` sorts them).
+        path: Its path, the walked folder's joined with the parts.
+        problem: Why it cannot be read, or None.
+        read: Whether it is read (False: ignored).
+        real: Its real path (without symbolic links) when read.
+    """
+
+    parts: tuple[str, ...]
+    path: str
+    problem: str | None
+    read: bool
+    real: str | None = None
+
+
 def _folder(root: Path, globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
     """Every entry under a folder, sorted by path; ids are relative paths."""
-    found: list[tuple[Path, str | None, bool]] = []
+    found: list[_Found] = []
 
-    def wanted(path: Path) -> bool:
+    def wanted(parts: tuple[str, ...]) -> bool:
         if not globs:
-            return path.suffix.lower() in TEXT_SUFFIXES + JSONL_SUFFIXES
-        relative = path.relative_to(root).as_posix()
-        return any(fnmatch.fnmatchcase(relative, g) or fnmatch.fnmatchcase(path.name, g) for g in globs)
+            return _suffix(parts[-1]) in TEXT_SUFFIXES + JSONL_SUFFIXES
+        relative = "/".join(parts)
+        return any(fnmatch.fnmatchcase(relative, g) or fnmatch.fnmatchcase(parts[-1], g) for g in globs)
 
-    _walk(root, found, wanted)
-    for path, problem, read in sorted(found, key=lambda entry: entry[0]):
-        if problem is not None:
-            yield None, "", problem
-        elif read:
-            yield path, path.relative_to(root).as_posix(), None
+    # Strings, not Path objects, and one real path per folder: a folder of
+    # 9,000 files took 0.9 s to list, most of it in pathlib and realpath.
+    _walk(str(root), (), os.path.realpath(root), found, wanted)
+    for entry in sorted(found, key=lambda entry: entry.parts):
+        if entry.problem is not None:
+            yield None, "", entry.problem, None
+        elif entry.read:
+            yield Path(entry.path), "/".join(entry.parts), None, entry.real
         else:
-            yield None, str(path), None  # ignored
+            yield None, str(Path(entry.path)), None, None  # ignored
 
 
-def _walk(folder: Path, found: list[tuple[Path, str | None, bool]], wanted: Callable[[Path], bool]) -> None:
+def _walk(folder: str, parts: tuple[str, ...], real: str, found: list[_Found], wanted: Callable[[tuple[str, ...]], bool]) -> None:
     # Links to folders are not followed (a loop could never end); links to
     # files are. An unreadable folder is reported like an unreadable file.
+    # ``real`` is the folder's real path: no folder below the one given is
+    # a link, so a file that is no link itself is its real path + its name.
     try:
         with os.scandir(folder) as entries:
             children = list(entries)
     except OSError as error:
-        found.append((folder, f"{folder}: cannot read folder ({error.strerror})", False))
+        found.append(_Found(parts, folder, f"{Path(folder)}: cannot read folder ({error.strerror})", False))
         return
     for entry in children:
-        path = Path(entry.path)
+        named = (*parts, entry.name)
         if _is(entry.is_dir, follow_symlinks=False):
-            _walk(path, found, wanted)
-        elif wanted(path):
-            found.append((path, _child_problem(path, entry), True))
+            _walk(entry.path, named, os.path.join(real, entry.name), found, wanted)
+        elif wanted(named):
+            real_path = os.path.realpath(entry.path) if _is(entry.is_symlink) else os.path.join(real, entry.name)
+            found.append(_Found(named, entry.path, _child_problem(Path(entry.path), entry), True, real_path))
         elif _is(entry.is_file):
-            found.append((path, None, False))  # a file not chosen: ignored, named with --verbose
+            found.append(_Found(named, entry.path, None, False))  # a file not chosen: ignored, named with --verbose
 
 
 def _is(test: Callable[..., bool], **options: bool) -> bool:

@@ -121,21 +121,30 @@ class LookupStage(EditedStage):
             index.joins.search(bags, self._join_rule),
         )
 
+    def _word_search(
+        self, docs: Sequence[DocumentFeatures], beside: Beside | None = None
+    ) -> Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None:
+        """``detect``'s word-set search of edited copies, started (beside the
+        caller, when ``beside`` can: see :mod:`partialdup.pipeline.sidework`);
+        calling the result gives its pairs. None when edited copies are off."""
+        if self._edited is None:
+            return None
+        return (beside or inline_beside)(partial(self._word_loose_all, docs), sum(len(doc.bags) for doc in docs))
+
     def _self_lookups(
         self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
-        beside: Beside | None = None,
+        beside: Beside | None = None, word_search: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None,
     ) -> Lookups:
         """``detect``: every document's sentences against every other's, each
         pair once; ``product``: an engine's candidate product (None: here);
         ``beside``: an engine's way to run the word-set search of edited
         copies while the feature searches run (see
-        :mod:`partialdup.pipeline.sidework`; None: in turn)."""
+        :mod:`partialdup.pipeline.sidework`; None: in turn);
+        ``word_search``: that search already started (:meth:`_word_search`)."""
         config = self.config
         # The word-set search needs only the documents: started first (beside
         # the feature searches, when an engine can), collected when needed.
-        word_pairs = None
-        if self._edited is not None:
-            word_pairs = (beside or inline_beside)(partial(self._word_loose_all, docs), len(index.sentences.index.sentences))
+        word_pairs = word_search or self._word_search(docs, beside)
         index = index.using(product)
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not

@@ -1,34 +1,34 @@
 """The local engine: the detector's two costly stages on every core.
 
 Two stages of a run cost most and split by document: the features of each
-document (sentences -> tokens -> features: about four fifths of a run on
-Chinese text, most of it in jieba) and the tail of each document pair
-(:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans`: evidence, spans,
-refined edges, scores). :class:`LocalEngine` runs them in ``jobs`` worker
+document (sentences -> tokens -> features) and the tail of each document
+pair (:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans`: evidence,
+spans, refined edges, scores). :class:`LocalEngine` runs them on ``jobs``
 processes; the index look-ups between them stay in the calling process
 (one sparse matrix product, see :mod:`partialdup.index.sparse`), except
 for two independent parts of the work between the stages (see
 :mod:`partialdup.pipeline.sidework`): the word-set search of edited copies
-runs in a forked process beside the feature searches
+runs in a forked process beside the index and the feature searches
 (:meth:`LocalEngine.beside`), and the verdicts of the tail's near-miss and
-edited-copy checks are computed in worker processes, chunks of records at a
-time, while the calling process keeps the bookkeeping
+edited-copy checks are computed on ``jobs`` processes, chunks of records at
+a time, while the calling process keeps the bookkeeping
 (:meth:`LocalEngine.judged`).
 
-The output is byte-identical to one process whatever ``jobs`` is: each
-unit of work is a pure function of its inputs, the results come back in
-the order the work was handed out (``Pool.imap``), and the tail puts the
-pairs' spans together as one process does (see
-:meth:`~partialdup.pipeline.tail.SpanStage._detection`).
-
-What each worker holds is one explicit object, :class:`_Worker`, filled
-once by the pool's initializer (the detector, so jieba is set up once per
-worker, and for the tail the documents). On Linux workers are forked: they
-inherit the calling process's detector (its segmenter already loaded) and
-documents as they are; only the work list and the results are pickled.
-Elsewhere (spawn) a worker builds its detector from a
+On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
+helpers that inherit its detector (its segmenter already loaded), the
+documents and the work list, and it takes pieces of the work itself
+(:mod:`partialdup.pipeline.shared_work`); only the helpers' results are
+pickled, features packed (:mod:`partialdup.pipeline.packing`). Elsewhere
+(spawn) a pool of ``jobs`` workers builds its detectors from a
 :class:`DetectorRecipe` (method, IDF and configuration; the tokenizer from
-the configuration's segmenter), loading jieba there once.
+the configuration's segmenter), loading jieba once per worker, and is sent
+the work (``Pool.imap``). What a pool's worker holds is one explicit
+object, :class:`_Worker`, filled once by the pool's initializer.
+
+The output is byte-identical to one process whatever ``jobs`` is: each
+piece of work is a pure function of its inputs, the results come back in
+the order of the pieces, and the tail puts the pairs' spans together as
+one process does (see :meth:`~partialdup.pipeline.tail.SpanStage._detection`).
 
 ``jobs == 1`` starts no process; neither does a run too small to gain
 (less than :data:`MIN_CHARS_PER_WORKER` characters per worker for the
@@ -36,16 +36,10 @@ features, :data:`MIN_PAIRS_PER_WORKER` sentence pairs per worker for the
 tail, :data:`MIN_RECORDS_PER_WORKER` records per worker for the verdicts,
 :data:`MIN_SENTENCES_BESIDE` sentences for the word-set search), nor a
 daemonic process (a pool's worker may not start one).
-
-Features come back without their text (the calling process has it) and in
-a compact form (:func:`pack_features`): pickled as they are, the gold set's
-features cost 3.3 s CPU to dump and load against 12.1 s to compute them;
-packed, 1.1 s (docs/engine.md).
 """
 
 from __future__ import annotations
 
-import gc
 import itertools
 import multiprocessing
 import os
@@ -53,15 +47,16 @@ import signal
 import sys
 import traceback
 import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
 
 from partialdup.core.config import Config
-from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
+from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.methods.base import Method
+from partialdup.pipeline.packing import pack_features, unpack_features
+from partialdup.pipeline.shared_work import frozen_heap, shared_pieces
 from partialdup.pipeline.sidework import Judge
 from partialdup.pipeline.tail import PairJob, PairSpans
 
@@ -108,16 +103,15 @@ MIN_SENTENCES_BESIDE = 20_000
 #: process twice the CPU of 16,384 on the Chinese bench corpus).
 _RECORDS_PER_CHUNK = 16_384
 
-#: Pieces of work per worker: small enough to even out documents of unequal
-#: length, large enough that handing them out costs little.
-_CHUNKS_PER_WORKER = 8
+#: Pieces of work per worker, of about equal weight (characters, sentence
+#: pairs): small enough to even out the last pieces, large enough that
+#: handing them out costs little. (Pieces of equal *count* left one worker
+#: alone for 2 of the 5.7 s of the Chinese bench corpus's features: its last
+#: 566 documents held 2.5 of the 5.7 million characters.)
+_CHUNKS_PER_WORKER = 16
 
 #: A document at any stage the detector takes it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
-
-#: Joins a sentence's words on the way back: tokens hold word characters,
-#: apostrophes, hyphens and dots only, never this.
-_WORD_JOIN = "\x00"
 
 
 def worker_count(jobs: int) -> int:
@@ -230,9 +224,16 @@ def _worker_detector() -> Detector:
     return _WORKER.detector
 
 
-def _features_chunk(documents: Sequence[Document | TokenizedDocument]) -> list[tuple]:
-    detector = _worker_detector()
+def _features_chunk(documents: Sequence[Document | TokenizedDocument], detector: Detector | None = None) -> list[tuple]:
+    detector = detector or _worker_detector()
     return [pack_features(detector.features(document)) for document in documents]
+
+
+def _merged(docs: list[AnyDocument], computed: Iterator[DocumentFeatures]) -> Iterator[DocumentFeatures]:
+    """Each document's features, in order: its own when it came with them,
+    else the next computed."""
+    for doc in docs:
+        yield doc if isinstance(doc, DocumentFeatures) else next(computed)
 
 
 def _pair_chunk(jobs: Sequence[PairJob]) -> list[PairSpans]:
@@ -244,50 +245,6 @@ def _judge_chunk(judge: Judge, records: list[Any]) -> list[Any]:
     return judge(_worker_detector(), _WORKER.a_docs, _WORKER.b_docs, records, _WORKER.memo)
 
 
-def pack_features(features: DocumentFeatures) -> tuple:
-    """A document's features without its text, in builtin types that pickle
-    fast (:func:`unpack_features` is the inverse)."""
-    return (
-        features.id,
-        tuple(value for s in features.sentences for value in (s.index, s.start, s.end)),
-        tuple(dict(bag) for bag in features.bags),
-        features.tokens,
-        tuple((i, dict(bag)) for i, bag in features.joins),
-        tuple(_WORD_JOIN.join(words) for words in features.words),
-        tuple((i, dict(bag)) for i, bag in features.quotes),
-    )
-
-
-def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None) -> DocumentFeatures:
-    """The features :func:`pack_features` packed, with their document's text.
-
-    Args:
-        packed: What :func:`pack_features` returned.
-        text: The document's text.
-        vocabulary: Words already unpacked, each its own value: a word met
-            again is that one string, not a new one. Shared by every
-            document of a run, it keeps the words as one process's
-            tokenizer keeps them (a Chinese corpus of 1.5 million words
-            has 76,000 distinct ones: about 90 MB less at 160,000
-            sentences). None: every word a new string.
-    """
-    doc_id, flat, bags, tokens, joins, words, quotes = packed
-    sentences = tuple(Sentence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
-    bag_list: tuple[Bag, ...] = bags
-    return DocumentFeatures(
-        doc_id, sentences, bag_list, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
-    )
-
-
-def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:
-    # One sentence's words, joined by pack_features; the vocabulary's own
-    # string for a word it holds.
-    if not line:
-        return ()
-    words = line.split(_WORD_JOIN)
-    return tuple(words) if vocabulary is None else tuple(map(vocabulary.setdefault, words, words))
-
-
 def _context() -> Any:
     # fork: workers inherit the detector and the documents without pickling.
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
@@ -297,9 +254,20 @@ def _source(detector: Detector, context: Any) -> DetectorRecipe | _Inherited:
     return _Inherited(detector) if context.get_start_method() == "fork" else DetectorRecipe.of(detector)
 
 
-def _chunks(items: Sequence[Any], workers: int) -> list[Sequence[Any]]:
-    size = max(1, -(-len(items) // (workers * _CHUNKS_PER_WORKER)))
-    return [items[low : low + size] for low in range(0, len(items), size)]
+def _chunks(items: Sequence[Any], weights: Sequence[int], workers: int) -> list[Sequence[Any]]:
+    """``items`` cut, in order, into about ``workers`` x
+    :data:`_CHUNKS_PER_WORKER` runs of about equal total weight (each run
+    closed once it reaches its share; none empty)."""
+    share = max(1, -(-sum(weights) // (workers * _CHUNKS_PER_WORKER)))
+    runs, low, held = [], 0, 0
+    for high, weight in enumerate(weights, 1):
+        held += weight
+        if held >= share:
+            runs.append(items[low:high])
+            low, held = high, 0
+    if low < len(items):
+        runs.append(items[low:])
+    return runs
 
 
 def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -368,14 +336,23 @@ class LocalEngine:
         self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int
     ) -> Iterator[DocumentFeatures]:
         context = _context()
+        chunks = _chunks(pending, [len(d.text or "") + 1 for d in pending], workers)
+        vocabulary: dict[str, str] = {}
+
+        def back(number: int, packed: list[tuple]) -> list[DocumentFeatures]:
+            return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
+
+        if context.get_start_method() == "fork":
+            # The calling process computes pieces too (pipeline/shared_work.py).
+            pieces = shared_pieces(
+                context, workers - 1, len(chunks), lambda k: list(map(detector.features, chunks[k])),
+                lambda k: _features_chunk(chunks[k], detector), back,
+            )
+            yield from _merged(docs, itertools.chain.from_iterable(pieces))
+            return
         with _Pool(context, workers, _source(detector, context), (), ()) as pool:
-            computed = (item for chunk in pool.imap(_features_chunk, _chunks(pending, workers)) for item in chunk)
-            vocabulary: dict[str, str] = {}
-            for doc in docs:
-                if isinstance(doc, DocumentFeatures):
-                    yield doc
-                else:
-                    yield unpack_features(next(computed), doc.text, vocabulary)
+            computed = (back(k, packed) for k, packed in enumerate(pool.imap(_features_chunk, chunks)))
+            yield from _merged(docs, itertools.chain.from_iterable(computed))
 
     def pair_spans(
         self, detector: Detector, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
@@ -386,9 +363,16 @@ class LocalEngine:
         workers = min(self.workers, len(jobs), weight // max(self.min_pairs, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in jobs]
+        chunks = _chunks(jobs, [len(job.evidence.pairs) + 1 for job in jobs], workers)
         context = _context()
+        if context.get_start_method() == "fork":
+
+            def spans(number: int) -> list[PairSpans]:
+                return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in chunks[number]]
+
+            return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, len(chunks), spans, spans)))
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
-            return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, _chunks(jobs, workers))))
+            return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, chunks)))
 
     def judged(
         self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
@@ -407,6 +391,15 @@ class LocalEngine:
         if workers <= 1 or not _plain(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
         context = _context()
+        if context.get_start_method() == "fork":
+            # Helpers inherit the records: read them all first.
+            pieces = list(_batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK))
+            memo: dict = {}  # each process its own from the fork on
+
+            def verdicts(number: int) -> list[Any]:
+                return judge(detector, a_docs, b_docs, pieces[number], memo)
+
+            return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, len(pieces), verdicts, verdicts)))
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
             chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
             return list(itertools.chain.from_iterable(pool.imap(partial(_judge_chunk, judge), chunks)))
@@ -433,7 +426,7 @@ class _Beside(Generic[T]):
     def __init__(self, context: Any, work: Callable[[], T]) -> None:
         self._reader, writer = context.Pipe(duplex=False)
         self._process = context.Process(target=_run_beside, args=(work, writer), daemon=True)
-        with _frozen_heap():
+        with frozen_heap():
             self._process.start()
         writer.close()  # the child's end: EOF here if the child dies
         self._ending = weakref.finalize(self, _end_beside, self._process, self._reader)
@@ -470,27 +463,13 @@ def _end_beside(process: Any, reader: Any) -> None:
     process.join()
 
 
-@contextmanager
-def _frozen_heap() -> Iterator[None]:
-    """Around a fork: the calling process's objects moved to the garbage
-    collector's permanent generation, so that a forked child's collections
-    do not walk them, writing to every page it shares with its parent
-    (copy-on-write would copy them all: the documents' features, hundreds
-    of megabytes); the parent's own collections see them again afterwards."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 class _Pool:
     """A process pool that is closed on the way out, and ended at once when
     its work fails or is interrupted."""
 
     def __init__(self, context: Any, workers: int, source: DetectorRecipe | _Inherited, a_docs: Sequence[DocumentFeatures],
                  b_docs: Sequence[DocumentFeatures]) -> None:
-        with _frozen_heap():
+        with frozen_heap():
             self._pool = context.Pool(workers, initializer=_start, initargs=(source, a_docs, b_docs))
 
     def __enter__(self) -> Any:

@@ -184,7 +184,25 @@ def test_verdicts_in_workers_equal_the_serial_ones(detector, pending, judge, mon
     records = near if judge is near_copies else loose
     serial = judge(detector, features, features, records, {})
     assert serial and len(serial) < len(records)  # some accepted, some not: the verdicts matter
-    monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 7)  # many pieces, each worker's memo reused
+    monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 7)  # many pieces, each process's memo reused
+    started = []
+
+    def shared(context, helpers, count, here, there, back=None):
+        started.append(helpers)
+        return _real_shared(context, helpers, count, here, there, back)
+
+    monkeypatch.setattr(parallel, "shared_pieces", shared)
+    assert _workers().judged(detector, judge, features, features, iter(records)) == serial
+    assert started == [1]  # one helper beside this process
+
+
+@pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
+def test_verdicts_in_spawned_workers_equal_the_serial_ones(detector, pending, judge, monkeypatch):
+    features, near, loose = pending
+    records = (near if judge is near_copies else loose)[:60]
+    serial = judge(detector, features, features, records, {})
+    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 7)
     started = []
     monkeypatch.setattr(parallel, "_Pool", lambda *args: started.append(args[1]) or _real_pool(*args))
     assert _workers().judged(detector, judge, features, features, iter(records)) == serial
@@ -192,6 +210,7 @@ def test_verdicts_in_workers_equal_the_serial_ones(detector, pending, judge, mon
 
 
 _real_pool = parallel._Pool
+_real_shared = parallel.shared_pieces
 
 
 def test_few_records_are_judged_in_process(detector, pending, monkeypatch):

@@ -1,0 +1,62 @@
+"""Features packed for the way back from a worker process.
+
+A worker sends a document's features without its text (the calling process
+has it) and in builtin types that pickle fast: sentence offsets as one tuple
+of ints, each sentence's words as one string. Pickled as they are, the gold
+set's features cost 3.3 s CPU to dump and load against 12.1 s to compute
+them; packed, 1.1 s (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from partialdup.core.types import Bag, DocumentFeatures, Sentence
+
+__all__ = ["pack_features", "unpack_features"]
+
+#: Joins a sentence's words on the way back: tokens hold word characters,
+#: apostrophes, hyphens and dots only, never this.
+_WORD_JOIN = "\x00"
+
+
+def pack_features(features: DocumentFeatures) -> tuple:
+    """A document's features without its text, in builtin types that pickle
+    fast (:func:`unpack_features` is the inverse)."""
+    return (
+        features.id,
+        tuple(value for s in features.sentences for value in (s.index, s.start, s.end)),
+        tuple(dict(bag) for bag in features.bags),
+        features.tokens,
+        tuple((i, dict(bag)) for i, bag in features.joins),
+        tuple(_WORD_JOIN.join(words) for words in features.words),
+        tuple((i, dict(bag)) for i, bag in features.quotes),
+    )
+
+
+def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None) -> DocumentFeatures:
+    """The features :func:`pack_features` packed, with their document's text.
+
+    Args:
+        packed: What :func:`pack_features` returned.
+        text: The document's text.
+        vocabulary: Words already unpacked, each its own value: a word met
+            again is that one string, not a new one. Shared by every
+            document of a run, it keeps the words as one process's
+            tokenizer keeps them (a Chinese corpus of 1.5 million words
+            has 76,000 distinct ones: about 90 MB less at 160,000
+            sentences). None: every word a new string.
+    """
+    doc_id, flat, bags, tokens, joins, words, quotes = packed
+    sentences = tuple(Sentence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
+    bag_list: tuple[Bag, ...] = bags
+    return DocumentFeatures(
+        doc_id, sentences, bag_list, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
+    )
+
+
+def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:
+    # One sentence's words, joined by pack_features; the vocabulary's own
+    # string for a word it holds.
+    if not line:
+        return ()
+    words = line.split(_WORD_JOIN)
+    return tuple(words) if vocabulary is None else tuple(map(vocabulary.setdefault, words, words))

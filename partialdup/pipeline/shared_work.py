@@ -1,0 +1,152 @@
+"""Numbered pieces of work shared by the calling process and forked helpers.
+
+A pool of ``N`` workers leaves the calling process waiting, or busy only
+with unpickling what the workers send back, while the other cores compute:
+on two cores, the features of the Chinese bench corpus took 5.3 s of wall
+time with two workers against 6.0 s in one process, the caller spending
+1.2 s rebuilding the workers' results. :func:`shared_pieces` starts
+``N - 1`` forked helpers instead, and the calling process takes pieces of
+the same work too: whoever is free takes the next piece (one shared
+counter), so the pieces it computes itself cost nothing to move, and no
+core waits while pieces remain.
+
+The results come back in the pieces' order whoever computed them, so the
+output is the same as in one process, provided each piece is a pure
+function of its number (the caller's state at the fork: helpers inherit it,
+nothing is pickled on the way there).
+"""
+
+from __future__ import annotations
+
+import gc
+import queue
+import signal
+import traceback
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+__all__ = ["shared_pieces", "frozen_heap"]
+
+R = TypeVar("R")
+
+#: Seconds a wait for a helper's result lasts before the helpers are checked
+#: (one that died without sending its result would make the wait endless).
+_CHECK_EVERY = 0.5
+
+
+def shared_pieces(
+    context: Any,
+    helpers: int,
+    count: int,
+    here: Callable[[int], R],
+    there: Callable[[int], Any],
+    back: Callable[[int, Any], R] | None = None,
+) -> Iterator[R]:
+    """Pieces ``0 .. count - 1`` of a work, their results yielded in order.
+
+    Args:
+        context: A multiprocessing context whose start method is ``fork``.
+        helpers: Forked processes to start beside the calling process.
+        count: How many pieces.
+        here: Computes piece ``k`` in the calling process.
+        there: Computes piece ``k`` in a helper, in a picklable form.
+        back: Turns what ``there`` returned for piece ``k`` into what
+            ``here`` returns: ``back(k, value)`` (None: it is that already).
+
+    Raises:
+        RuntimeError: A helper failed (its traceback is in the message) or
+            died before sending a result.
+    """
+    counter = context.Value("i", 0)
+    results = context.Queue()
+    processes = [context.Process(target=_serve, args=(counter, results, there, count), daemon=True) for _ in range(helpers)]
+    with frozen_heap():
+        for process in processes:
+            process.start()
+    try:
+        yield from _in_order(counter, results, processes, count, here, back)
+    except BaseException:
+        for process in processes:
+            process.terminate()
+        raise
+    finally:
+        for process in processes:
+            process.join()
+        results.close()
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Around a fork: the calling process's objects moved to the garbage
+    collector's permanent generation, so that a forked child's collections
+    do not walk them, writing to every page it shares with its parent
+    (copy-on-write would copy them all: the documents' features, hundreds
+    of megabytes); the parent's own collections see them again afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _claim(counter: Any, count: int) -> int | None:
+    """The next piece nobody has taken (None: all are taken)."""
+    with counter.get_lock():
+        number = counter.value
+        if number >= count:
+            return None
+        counter.value = number + 1
+        return number  # type: ignore[no-any-return]
+
+
+def _serve(counter: Any, results: Any, there: Callable[[int], Any], count: int) -> None:
+    # A helper: the calling process answers Ctrl-C and SIGTERM and ends it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    while (number := _claim(counter, count)) is not None:
+        try:
+            results.put((number, True, there(number)))
+        except BaseException:  # noqa: BLE001 - reported to the caller, which raises
+            results.put((number, False, traceback.format_exc()))
+            break
+    results.close()
+    results.join_thread()  # every result written to the pipe before the helper ends
+
+
+def _in_order(
+    counter: Any, results: Any, processes: list[Any], count: int, here: Callable[[int], R], back: Callable[[int, Any], R] | None
+) -> Iterator[R]:
+    # The caller yields the next piece when it is done; otherwise it takes
+    # results that have arrived, then a piece of its own, and only waits
+    # when every piece is taken.
+    done: dict[int, tuple[bool, Any]] = {}
+    for wanted in range(count):
+        while wanted not in done:
+            arrived = _arrived(results, block=False)
+            if arrived is not None:
+                done[arrived[0]] = (False, arrived[1])
+                continue
+            mine = _claim(counter, count)
+            if mine is not None:
+                done[mine] = (True, here(mine))
+                continue
+            arrived = _arrived(results, block=True, processes=processes)
+            if arrived is not None:
+                done[arrived[0]] = (False, arrived[1])
+        computed_here, value = done.pop(wanted)
+        yield value if computed_here or back is None else back(wanted, value)
+
+
+def _arrived(results: Any, *, block: bool, processes: Sequence[Any] = ()) -> tuple[int, Any] | None:
+    """A helper's (piece, result), or None when none has arrived (after
+    :data:`_CHECK_EVERY` seconds, when blocking)."""
+    try:
+        number, ok, value = results.get(block, _CHECK_EVERY) if block else results.get_nowait()
+    except queue.Empty:
+        dead = [p for p in processes if p.exitcode not in (None, 0)]
+        if dead:
+            raise RuntimeError(f"a worker process ended ({dead[0].exitcode}) before sending its result") from None
+        return None
+    if not ok:
+        raise RuntimeError(f"a worker process failed:\n{value}")
+    return number, value
