@@ -12,13 +12,13 @@ they are read.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence, Union
 
 import numpy as np
 
 from partialdup.match.pairs import SentenceKey
 
-__all__ = ["KeyedMatches"]
+__all__ = ["KeyedMatches", "Pending"]
 
 #: Records made at once while reading (bounds the memory of one chunk).
 _CHUNK = 1 << 16
@@ -60,15 +60,20 @@ class KeyedMatches:
         return len(self._first) + len(self._more)
 
     def __iter__(self) -> Iterator[Record]:
+        return self.records(0, len(self))
+
+    def records(self, low: int, high: int) -> Iterator[Record]:
+        """The records at positions ``low`` to ``high`` (excluded), in order."""
         first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
-        for low in range(0, len(self._first), _CHUNK):
-            high = low + _CHUNK
+        arrays = len(self._first)
+        for start in range(low, min(high, arrays), _CHUNK):
+            end = min(start + _CHUNK, high)
             yield from zip(
-                map(first_key, self._first[low:high].tolist()),
-                map(second_key, self._second[low:high].tolist()),
-                self._score[low:high].tolist(),
+                map(first_key, self._first[start:end].tolist()),
+                map(second_key, self._second[start:end].tolist()),
+                self._score[start:end].tolist(),
             )
-        yield from self._more
+        yield from self._more[max(low - arrays, 0) : max(high - arrays, 0)]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (KeyedMatches, list)):
@@ -82,3 +87,35 @@ class KeyedMatches:
         joined = KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, self._more)
         joined._more.extend(more)
         return joined
+
+
+class Pending:
+    """The records of a search still to judge: those whose two sentences
+    ``keep`` accepts (the pairs not found yet), read whole or by ranges of
+    the search's positions. A range can be read, and filtered, in a forked
+    process that inherits ``keep``'s state, so that the filtering is shared
+    like the judging (a million records on the English bench corpus).
+
+    Args:
+        records: The search's records (arrays, or a list).
+        keep: Whether a record's (first, second) sentences are to be judged;
+            a pure function while the records are read.
+    """
+
+    def __init__(self, records: Union[KeyedMatches, Sequence[Record]], keep: Callable[[SentenceKey, SentenceKey], bool]) -> None:
+        self._records = records
+        self._keep = keep
+
+    def __len__(self) -> int:
+        """Positions in the search (records kept or not)."""
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[Record]:
+        return self.part(0, len(self))
+
+    def part(self, low: int, high: int) -> Iterator[Record]:
+        """The records kept among positions ``low`` to ``high`` (excluded), in order."""
+        records = self._records
+        found = records.records(low, high) if isinstance(records, KeyedMatches) else iter(records[low:high])
+        keep = self._keep
+        return (record for record in found if keep(record[0], record[1]))

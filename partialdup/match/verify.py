@@ -42,6 +42,7 @@ from typing import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz
 
+from partialdup.match.keyed import Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from partialdup.match.score import normalised_letters
@@ -225,7 +226,7 @@ class NearMissCheck:
         """
         # `found` does not change until every verdict is in: the pairs to
         # judge are the same whoever judges them, and whenever.
-        pending = (record for record in near_misses if not found.has(record[0], record[1]))
+        pending = Pending(near_misses, lambda first, second: not found.has(first, second))  # type: ignore[arg-type]
         accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
         for first, second, score in accepted:
             found.add(first, second, score)

@@ -21,6 +21,7 @@ from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
+from partialdup.match.keyed import Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.pipeline.base import DetectorBase
 
@@ -191,21 +192,18 @@ class EditedStage(DetectorBase):
         is tentative. ``judged``: returns, in order, what
         :meth:`_edited_copies` returns for the records it is given (an
         engine's worker processes judge them); None: here."""
+        # `found` does not change until every verdict is in.
+        pending = Pending(loose, lambda first, second: not found.has(first, second))  # type: ignore[arg-type]
+        accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))
+        # A pair met twice counts once, as first met: its verdict depends on
+        # its words only, so its first accepted record is its first record.
         seen: set[tuple[SentenceKey, SentenceKey]] = set()
-
-        def pending() -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
-            # `found` does not change until every verdict is in.
-            for first, second, score in loose:
-                if found.has(first, second) or (first, second) in seen:
-                    continue
-                seen.add((first, second))
-                yield first, second, score
-
-        accepted = self._edited_copies(pending(), a_docs, b_docs) if judged is None else list(judged(pending()))
         # Boilerplate (an edited copy of a template in many documents) is
         # decided later, on every pair of the run: partialdup.match.boilerplate.
         for first, second, score, tentative in accepted:
-            found.add(first, second, score, tentative=tentative, words_only=not tentative)
+            if (first, second) not in seen:
+                seen.add((first, second))
+                found.add(first, second, score, tentative=tentative, words_only=not tentative)
 
     def _edited_copies(
         self,

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Pr
 from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
+from partialdup.match.keyed import Pending
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features, unpack_features
 from partialdup.pipeline.shared_work import frozen_heap, shared_pieces
@@ -385,12 +386,14 @@ class LocalEngine:
         thread, which blocks while the pipe to the workers is full; this one
         waits for the results): a few chunks are held at a time, never all.
         """
+        context = _context()
+        if isinstance(records, Pending) and context.get_start_method() == "fork":
+            return self._judged_in_ranges(detector, judge, a_docs, b_docs, records, context)
         pending = iter(records)
         head = list(itertools.islice(pending, self.min_records * self.workers))
         workers = min(self.workers, len(head) // max(self.min_records, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
-        context = _context()
         if context.get_start_method() == "fork":
             # Helpers inherit the records: read them all first.
             pieces = list(_batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK))
@@ -403,6 +406,25 @@ class LocalEngine:
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
             chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
             return list(itertools.chain.from_iterable(pool.imap(partial(_judge_chunk, judge), chunks)))
+
+    def _judged_in_ranges(
+        self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
+        records: Pending, context: Any,
+    ) -> list[Any]:
+        """:meth:`judged` of records still to filter: each piece is a range
+        of the search's positions, filtered and judged by whoever takes it
+        (the helpers inherit the filter's state)."""
+        workers = min(self.workers, len(records) // max(self.min_records, 1))
+        if workers <= 1 or not _plain(a_docs, b_docs):
+            return judge(detector, a_docs, b_docs, records, {})
+        memo: dict = {}  # each process its own from the fork on
+
+        def verdicts(number: int) -> list[Any]:
+            low = number * _RECORDS_PER_CHUNK
+            return judge(detector, a_docs, b_docs, records.part(low, low + _RECORDS_PER_CHUNK), memo)
+
+        pieces = -(-len(records) // _RECORDS_PER_CHUNK)
+        return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, pieces, verdicts, verdicts)))
 
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
         """``work`` run in a forked process beside this one, its result

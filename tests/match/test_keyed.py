@@ -38,3 +38,36 @@ def test_one_list_of_keys_serves_both_sides_of_a_search_of_an_index_against_itse
     records = KeyedMatches(np.array([2, 1]), np.array([0, 0]), np.array([0.5, 0.25]), _KEYS)
     assert list(records) == [(_KEYS[2], _KEYS[0], 0.5), (_KEYS[1], _KEYS[0], 0.25)]
     assert list(KeyedMatches(np.empty(0), np.empty(0), np.empty(0), _KEYS)) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=30),
+    st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_KEYS), st.floats(0, 1)), max_size=5),
+    st.lists(st.integers(0, 40), max_size=6),
+    st.integers(1, 4),
+    st.booleans(),
+)
+def test_ranges_read_in_turn_give_the_records_kept_in_order(rows, more, cuts, chunk, as_list):
+    # Pending.part over any cut of the positions, read in turn, gives what
+    # the plain filter gives over every record (a list or the arrays).
+    first = np.array([r[0] for r in rows], np.int64)
+    second = np.array([r[1] for r in rows], np.int64)
+    score = np.array([r[2] for r in rows], np.float64)
+    plain = [(_KEYS[a], _KEYS[b], s) for a, b, s in rows] + more
+    records = plain if as_list else KeyedMatches(first, second, score, _KEYS).with_more(more)
+
+    def keep(a, b):
+        return (a[1] + b[0]) % 3 != 0
+
+    expected = [r for r in plain if keep(r[0], r[1])]
+    pending = keyed.Pending(records, keep)
+    bounds = [0, *sorted(min(c, len(plain)) for c in cuts), len(plain)]
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk
+    try:
+        parts = [r for low, high in zip(bounds, bounds[1:]) for r in pending.part(low, high)]
+    finally:
+        keyed._CHUNK = original
+    assert len(pending) == len(plain)
+    assert parts == expected and list(pending) == expected

@@ -12,6 +12,7 @@ from partialdup.core.types import Document, DocumentFeatures
 from partialdup.io.jsonl import write_jsonl
 from partialdup.pipeline import parallel
 from partialdup.pipeline.factory import make_detector
+from partialdup.match.keyed import Pending
 from partialdup.match.pairs import FoundPairs
 from partialdup.pipeline.parallel import DetectorRecipe, LocalEngine, pack_features, unpack_features, worker_count
 from partialdup.pipeline.sidework import edited_copies, near_copies
@@ -194,6 +195,28 @@ def test_verdicts_in_workers_equal_the_serial_ones(detector, pending, judge, mon
     monkeypatch.setattr(parallel, "shared_pieces", shared)
     assert _workers().judged(detector, judge, features, features, iter(records)) == serial
     assert started == [1]  # one helper beside this process
+
+
+@pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
+def test_records_still_to_filter_are_filtered_and_judged_in_pieces_as_in_one_process(detector, pending, judge, monkeypatch):
+    # Pending records (a filter the helpers inherit) read by ranges: every
+    # other record is passed over, the rest judged as in one process.
+    features, near, loose = pending
+    records = near if judge is near_copies else loose
+    skipped = {(first, second) for first, second, _ in records[::2]}
+    kept = Pending(records, lambda first, second: (first, second) not in skipped)
+    serial = judge(detector, features, features, [r for r in records if (r[0], r[1]) not in skipped], {})
+    assert serial
+    monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 5)
+    started = []
+
+    def shared(context, helpers, count, here, there, back=None):
+        started.append((helpers, count))
+        return _real_shared(context, helpers, count, here, there, back)
+
+    monkeypatch.setattr(parallel, "shared_pieces", shared)
+    assert _workers().judged(detector, judge, features, features, kept) == serial
+    assert started == [(1, -(-len(records) // 5))]
 
 
 @pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
