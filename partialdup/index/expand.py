@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_unique
 from partialdup.index.groups import BagGroups
 
 __all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "omitted_links"]
@@ -156,7 +157,7 @@ def crowded_groups(
         return np.zeros(0, bool)
     # Distinct (group, document), at most limit + 1 per group.
     width = int(docs.max()) + 1 if len(docs) else 1
-    code = np.unique(groups.group_of * width + docs)
+    code = sorted_unique(groups.group_of * width + docs)
     owner, doc = code // width, code % width
     rank = np.arange(len(code), dtype=np.int64) - np.searchsorted(owner, owner)
     few = rank <= limit
@@ -169,7 +170,7 @@ def crowded_groups(
     item, offset = _ranges(held[target])
     reached_group = np.concatenate((owner[matched_self[owner]], source[item]))
     reached_doc = np.concatenate((doc[matched_self[owner]], doc[start[target][item] + offset]))
-    distinct = np.unique(reached_group * width + reached_doc) // width
+    distinct = sorted_unique(reached_group * width + reached_doc) // width
     documents = np.bincount(distinct, minlength=count)
     # A member's own document is among them whenever it matches anything.
     return (documents - 1 >= limit) & matched_self

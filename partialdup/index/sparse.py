@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 from scipy import sparse
 
+from partialdup.core.arrays import sorted_isin
 from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
 from partialdup.index.groups import group_bags
 from partialdup.index.inverted import FeatureIndex
@@ -257,7 +258,7 @@ class SparseIndex:
         features shares no usual one with its copies, yet is their copy."""
         rows, groups = self._groups.find(bags, lambda key: self.index.sentences[key].bag)
         width = max(len(self._groups), 1)
-        new = ~np.isin(rows * width + groups, found.query * width + found.group)
+        new = ~sorted_isin(rows * width + groups, found.query * width + found.group)
         rows, groups = rows[new], groups[new]
         query = np.concatenate((found.query, rows))
         group = np.concatenate((found.group, groups))

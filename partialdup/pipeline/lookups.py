@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar, Union
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_isin
 from partialdup.core.types import DocumentFeatures, Token
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.partitioned import CandidateProduct
@@ -435,7 +436,7 @@ def _not_found_in(
     found_codes = found.query * width + found.key
     first = np.fromiter((position.get(pair[0], -1) for pair in pairs), np.int64, len(pairs))
     second = np.fromiter((position.get(pair[1], -1) for pair in pairs), np.int64, len(pairs))
-    again = np.isin(first * width + second, found_codes) & (first >= 0) & (second >= 0)
+    again = sorted_isin(first * width + second, found_codes) & (first >= 0) & (second >= 0)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
 
 

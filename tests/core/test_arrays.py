@@ -1,0 +1,39 @@
+"""sorted_unique and sorted_isin give what np.unique and np.isin give."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from partialdup.core.arrays import sorted_isin, sorted_unique
+
+_WIDE = st.integers(-(2**62), 2**62)
+_NARROW = st.integers(-5, 5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(arrays(np.int64, st.integers(0, 60), elements=_WIDE), arrays(np.int64, st.integers(0, 60), elements=_NARROW)))
+def test_sorted_unique_is_np_unique(values):
+    got = sorted_unique(values)
+    assert got.dtype == np.unique(values).dtype and np.array_equal(got, np.unique(values))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(np.int64, st.integers(0, 40), elements=_NARROW),
+    arrays(np.int64, st.integers(0, 40), elements=_NARROW),
+    arrays(np.int64, st.integers(0, 40), elements=_WIDE),
+)
+def test_sorted_isin_is_np_isin(values, among, wide):
+    assert np.array_equal(sorted_isin(values, among), np.isin(values, among))
+    assert np.array_equal(sorted_isin(wide, among), np.isin(wide, among))
+    assert np.array_equal(sorted_isin(values, wide), np.isin(values, wide))
+    assert np.array_equal(sorted_isin(wide, wide[::2]), np.isin(wide, wide[::2]))
+
+
+def test_unsigned_codes_and_empty_arrays():
+    codes = np.array([2**63 + 5, 3, 2**63 + 5, 0], np.uint64)
+    assert np.array_equal(sorted_unique(codes), np.unique(codes))
+    assert np.array_equal(sorted_isin(codes, codes[:2]), np.isin(codes, codes[:2]))
+    assert sorted_isin(codes, np.array([], np.uint64)).tolist() == [False] * 4
+    assert sorted_unique(np.array([], np.int64)).tolist() == []
