@@ -41,6 +41,7 @@ def test_stored_reference_reads_as_the_document(stored, prefetched) -> None:
         assert reference.sentences[1:3] == doc.sentences[1:3]
         with pytest.raises(IndexError):
             reference.sentences[n]
+        assert tuple(reference.sentences) == doc.sentences
         assert reference.bags == doc.bags and reference.tokens == doc.tokens
         assert reference.text == doc.text and reference.joins == doc.joins
         assert tuple(reference.words) == doc.words and reference.quotes == doc.quotes
@@ -55,3 +56,15 @@ def test_prefetch_reads_each_text_once(stored) -> None:
     texts.prefetch(numbers)  # the ones already read are kept, not read again
     assert texts(numbers[0]) is first
     assert [tuple(texts(n).words) for n in numbers] == [tuple(_Texts(db, TextCache())(n).words) for n in numbers]
+
+
+def test_iterating_sentences_is_indexing_them_one_by_one(stored) -> None:
+    db, features = stored
+    numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
+    iterated = _references(db, _Texts(db, TextCache()), numbers)
+    indexed = _references(db, _Texts(db, TextCache()), numbers)
+    for first, second, doc in zip(iterated, indexed, features):
+        some = first.sentences[len(doc.sentences) // 2]  # made before iterating: kept, not made again
+        assert list(first.sentences) == [second.sentences[i] for i in range(len(doc.sentences))] == list(doc.sentences)
+        assert first.sentences[len(doc.sentences) // 2] is some
+        assert all(a is b for a, b in zip(first.sentences, first.sentences))

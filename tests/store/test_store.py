@@ -172,3 +172,34 @@ def test_a_cache_of_texts_gives_the_same_spans_and_sees_other_writers(tmp_path, 
         with Store(path, detector, idf) as writer:  # another connection replaces a document (same number)
             writer.add(changed)
         assert jsonl(cached.check(suspicious)) == jsonl(detector.check(suspicious, changed)) != first
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_check_pauses_the_collector_and_leaves_no_cycles(tmp_path, detector, idf, sources, suspicious, enabled) -> None:
+    # Store.check pauses the garbage collector (a full collection walks the
+    # IDF tables for nothing); that frees everything only if the check's
+    # objects form no reference cycles: none is left for the collector.
+    import gc
+
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=7)
+        seen = []
+        check_against = detector.check_against
+        detector.check_against = lambda *a, **k: seen.append(gc.isenabled()) or check_against(*a, **k)
+        try:
+            gc.collect()
+            if not enabled:
+                gc.disable()
+            found = store.check(suspicious)
+            assert gc.isenabled() is enabled  # given back as it was found
+            gc.disable()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            unreachable = gc.collect()
+            left = [type(o) for o in gc.garbage]
+        finally:
+            del detector.check_against
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+    assert seen == [False] and found.spans
+    assert unreachable == 0, sorted({f"{t.__module__}.{t.__qualname__}" for t in left})
