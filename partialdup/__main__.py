@@ -1,10 +1,8 @@
 """``python -m partialdup``: the command line."""
 
-import sys
-
-from partialdup.cli.main import main
+from partialdup.cli.main import run
 
 # Guarded: worker processes started by spawn (Dask's local cluster, pools
 # on macOS) import this module again and must not run the command.
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,5 +1,5 @@
 """The command line."""
 
-from partialdup.cli.main import main
+from partialdup.cli.main import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

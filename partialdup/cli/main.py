@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import signal
 import sys
 import traceback
@@ -69,14 +70,29 @@ class _Terminated(BaseException):
     """SIGTERM, raised where the program is, so that temporary files go."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (see the module notes)."""
+def run() -> None:
+    """The ``partialdup`` command: :func:`main`, then exit at once (see there)."""
+    sys.exit(main(exit_at_once=True))
+
+
+def main(argv: Sequence[str] | None = None, *, exit_at_once: bool = False) -> int:
+    """Run the command line; returns the exit code (see the module notes).
+
+    ``exit_at_once``: once a command has run and its output is written,
+    end the process there, without freeing its objects one by one (the
+    features and spans of a run, millions of them: 0.5 s of a 10 s
+    ``detect`` of 9,161 documents, half of it on leaving the command, half
+    in the interpreter's teardown). The command line's own entry point asks
+    for it; a caller of :func:`main` in process gets the exit code back.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         with _terminate_cleanly():
             code = int(args.run(args) or EXIT_OK)
             _flush_stdout()  # inside the try: a closed pipe is reported here
+            if exit_at_once:
+                _exit_now(code)
         return code
     except PartialdupError as error:
         print(f"partialdup: error: {printable(str(error))}", file=sys.stderr)
@@ -96,6 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         traceback.print_exc()
         print("partialdup: internal error (a bug: please report it with the lines above)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _exit_now(code: int) -> None:
+    # Every output file is written (atomically) and standard output flushed;
+    # no process of ours is left (pools and helpers are joined as they end).
+    sys.stderr.flush()
+    os._exit(code)
 
 
 @contextlib.contextmanager
@@ -350,6 +373,7 @@ def _run_detect(args: argparse.Namespace) -> int:
         documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
         with progress.stage("matching"):
             detection = detector.detect(documents, engine=engine)
+    args.held = (documents, detection)  # freed by the process's exit (see main)
     return _emit(detection, args, [read], detector.config)
 
 
@@ -367,6 +391,7 @@ def _run_check(args: argparse.Namespace) -> int:
         query_features, reference_features = features[: len(queries.documents)], features[len(queries.documents) :]
         with progress.stage("matching"):
             detection = detector.check(query_features, reference_features, engine=engine)
+    args.held = (features, detection)  # freed by the process's exit (see main)
     return _emit(detection, args, [queries, references], detector.config)
 
 
