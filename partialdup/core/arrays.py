@@ -24,11 +24,12 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
-def sorted_isin(values: np.ndarray, among: np.ndarray) -> np.ndarray:
+def sorted_isin(values: np.ndarray, among: np.ndarray, *, among_sorted: bool = False) -> np.ndarray:
     """``np.isin(values, among)`` of integer arrays: whether each value is
-    one of ``among``, by a binary search in ``among`` sorted."""
+    one of ``among``, by a binary search in ``among`` sorted
+    (``among_sorted``: it is already, ascending)."""
     values = np.asarray(values)
-    ordered = np.sort(np.asarray(among).ravel())
+    ordered = np.asarray(among).ravel() if among_sorted else np.sort(np.asarray(among).ravel())
     if not len(ordered):
         return np.zeros(values.shape, bool)
     at = np.minimum(np.searchsorted(ordered, values), len(ordered) - 1)

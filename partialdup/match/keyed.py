@@ -12,11 +12,12 @@ they are read.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Callable, Iterator, Sequence, Union
 
 import numpy as np
 
-from partialdup.match.pairs import SentenceKey
+from partialdup.match.pairs import FoundPairs, SentenceKey
 
 __all__ = ["KeyedMatches", "Pending"]
 
@@ -25,6 +26,10 @@ _CHUNK = 1 << 16
 
 #: A record: (first sentence, second sentence, score).
 Record = tuple[SentenceKey, SentenceKey, float]
+
+#: A test of records by the (first, second) positions of their sentences:
+#: arrays in, a boolean mask out.
+RowTest = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class KeyedMatches:
@@ -62,18 +67,31 @@ class KeyedMatches:
     def __iter__(self) -> Iterator[Record]:
         return self.records(0, len(self))
 
-    def records(self, low: int, high: int) -> Iterator[Record]:
-        """The records at positions ``low`` to ``high`` (excluded), in order."""
+    def records(self, low: int, high: int, drop: RowTest | None = None) -> Iterator[Record]:
+        """The records at positions ``low`` to ``high`` (excluded), in order;
+        ``drop``: a test of the arrays' (first, second) positions whose
+        records are passed over (the later records, :meth:`with_more`'s,
+        are all given)."""
+        return chain(self._array_records(low, high, drop), self._more_records(low, high))
+
+    def _array_records(self, low: int, high: int, drop: RowTest | None) -> Iterator[Record]:
         first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
-        arrays = len(self._first)
-        for start in range(low, min(high, arrays), _CHUNK):
+        for start in range(low, min(high, len(self._first)), _CHUNK):
             end = min(start + _CHUNK, high)
-            yield from zip(
-                map(first_key, self._first[start:end].tolist()),
-                map(second_key, self._second[start:end].tolist()),
-                self._score[start:end].tolist(),
-            )
-        yield from self._more[max(low - arrays, 0) : max(high - arrays, 0)]
+            first, second, score = self._first[start:end], self._second[start:end], self._score[start:end]
+            if drop is not None:
+                kept = ~drop(first, second)
+                first, second, score = first[kept], second[kept], score[kept]
+            yield from zip(map(first_key, first.tolist()), map(second_key, second.tolist()), score.tolist())
+
+    def _more_records(self, low: int, high: int) -> list[Record]:
+        arrays = len(self._first)
+        return self._more[max(low - arrays, 0) : max(high - arrays, 0)]
+
+    def found_rows(self, found: FoundPairs) -> RowTest | None:
+        """:meth:`~partialdup.match.pairs.FoundPairs.found_rows` for this
+        search's keys: which records' pairs ``found`` holds, by positions."""
+        return found.found_rows(self._first_keys, self._second_keys)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (KeyedMatches, list)):
@@ -102,9 +120,22 @@ class Pending:
             a pure function while the records are read.
     """
 
-    def __init__(self, records: Union[KeyedMatches, Sequence[Record]], keep: Callable[[SentenceKey, SentenceKey], bool]) -> None:
+    def __init__(
+        self,
+        records: Union[KeyedMatches, Sequence[Record]],
+        keep: Callable[[SentenceKey, SentenceKey], bool],
+        drop: RowTest | None = None,
+    ) -> None:
         self._records = records
         self._keep = keep
+        self._drop = drop if isinstance(records, KeyedMatches) else None
+
+    @classmethod
+    def not_found(cls, records: Union[KeyedMatches, Sequence[Record]], found: FoundPairs) -> Pending:
+        """The records whose pair ``found`` does not hold (yet): for the
+        arrays, told by positions at once (a record made only when kept)."""
+        drop = records.found_rows(found) if isinstance(records, KeyedMatches) else None
+        return cls(records, lambda first, second: not found.has(first, second), drop)
 
     def __len__(self) -> int:
         """Positions in the search (records kept or not)."""
@@ -115,7 +146,9 @@ class Pending:
 
     def part(self, low: int, high: int) -> Iterator[Record]:
         """The records kept among positions ``low`` to ``high`` (excluded), in order."""
-        records = self._records
+        records, keep = self._records, self._keep
+        if isinstance(records, KeyedMatches) and self._drop is not None:
+            later = (record for record in records._more_records(low, high) if keep(record[0], record[1]))
+            return chain(records._array_records(low, high, self._drop), later)
         found = records.records(low, high) if isinstance(records, KeyedMatches) else iter(records[low:high])
-        keep = self._keep
         return (record for record in found if keep(record[0], record[1]))

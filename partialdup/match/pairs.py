@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator, Sequence
 
+import numpy as np
+
+from partialdup.core.arrays import sorted_isin
 from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
@@ -132,6 +135,32 @@ class FoundPairs:
     def has(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the two whole sentences are already recorded as a copy."""
         return self.oriented(first, second) in self._direct
+
+    def found_rows(self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey]) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        """:meth:`has` for arrays: a function of (first, second) positions in
+        ``first_keys`` and ``second_keys`` giving, for each, whether that
+        pair is recorded, as of now (a property test holds it to
+        :meth:`has`). None where it cannot be told by positions: pairs
+        oriented by document place whose sides are different lists."""
+        same = first_keys is second_keys
+        if self._order is not None and not same:
+            return None
+        first_at = {key: at for at, key in enumerate(first_keys)}
+        second_at = first_at if same else {key: at for at, key in enumerate(second_keys)}
+        width = max(len(first_keys), len(second_keys), 1)
+        codes = np.fromiter(
+            (first_at[a] * width + second_at[b] for a, b in self._direct if a in first_at and b in second_at), np.int64)
+        codes.sort()
+        if self._order is None:
+            return lambda first, second: sorted_isin(first * width + second, codes, among_sorted=True)
+        # A pair is stored with the document of the lower place first.
+        place = np.asarray(self._order, np.int64)[np.fromiter((key[0] for key in first_keys), np.int64, len(first_keys))]
+
+        def recorded(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+            swap = place[first] > place[second]
+            return sorted_isin(np.where(swap, second, first) * width + np.where(swap, first, second), codes, among_sorted=True)
+
+        return recorded
 
     def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
         """Record that two neighbouring sentences, read as one, copy ``other``.

@@ -226,7 +226,7 @@ class NearMissCheck:
         """
         # `found` does not change until every verdict is in: the pairs to
         # judge are the same whoever judges them, and whenever.
-        pending = Pending(near_misses, lambda first, second: not found.has(first, second))  # type: ignore[arg-type]
+        pending = Pending.not_found(near_misses, found)  # type: ignore[arg-type]
         accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
         for first, second, score in accepted:
             found.add(first, second, score)

@@ -193,7 +193,7 @@ class EditedStage(DetectorBase):
         :meth:`_edited_copies` returns for the records it is given (an
         engine's worker processes judge them); None: here."""
         # `found` does not change until every verdict is in.
-        pending = Pending(loose, lambda first, second: not found.has(first, second))  # type: ignore[arg-type]
+        pending = Pending.not_found(loose, found)  # type: ignore[arg-type]
         accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))
         # A pair met twice counts once, as first met: its verdict depends on
         # its words only, so its first accepted record is its first record.

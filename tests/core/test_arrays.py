@@ -29,6 +29,7 @@ def test_sorted_isin_is_np_isin(values, among, wide):
     assert np.array_equal(sorted_isin(wide, among), np.isin(wide, among))
     assert np.array_equal(sorted_isin(values, wide), np.isin(values, wide))
     assert np.array_equal(sorted_isin(wide, wide[::2]), np.isin(wide, wide[::2]))
+    assert np.array_equal(sorted_isin(values, np.sort(wide), among_sorted=True), np.isin(values, wide))
 
 
 def test_unsigned_codes_and_empty_arrays():

@@ -71,3 +71,47 @@ def test_ranges_read_in_turn_give_the_records_kept_in_order(rows, more, cuts, ch
         keyed._CHUNK = original
     assert len(pending) == len(plain)
     assert parts == expected and list(pending) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=40),
+    st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_KEYS), st.floats(0, 1)), max_size=5),
+    st.lists(st.tuples(st.sampled_from(_KEYS + [(9, 9)]), st.sampled_from(_KEYS + [(9, 9)])), max_size=25),
+    st.one_of(st.none(), st.permutations(range(10))),
+    st.integers(1, 4),
+)
+def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_pairs, order, chunk):
+    # FoundPairs.found_rows through Pending.not_found against the plain
+    # filter, FoundPairs.has record by record; pairs oriented by document
+    # place or not, found pairs of sentences the search does not hold.
+    from partialdup.match.pairs import FoundPairs
+
+    found = FoundPairs(order=order)
+    for a, b in found_pairs:
+        found.add(a, b, 0.5)
+    first = np.array([r[0] for r in rows], np.int64)
+    second = np.array([r[1] for r in rows], np.int64)
+    score = np.array([r[2] for r in rows], np.float64)
+    records = KeyedMatches(first, second, score, _KEYS).with_more(more)
+    expected = [r for r in records if not found.has(r[0], r[1])]
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk
+    try:
+        pending = keyed.Pending.not_found(records, found)
+        assert pending._drop is not None
+        assert list(pending) == expected
+        assert [r for low in range(0, len(records), 3) for r in pending.part(low, low + 3)] == expected
+    finally:
+        keyed._CHUNK = original
+
+
+def test_found_rows_with_two_key_lists_and_no_order():
+    from partialdup.match.pairs import FoundPairs
+
+    queries, references = _KEYS[:6], _KEYS[6:]
+    found = FoundPairs()
+    found.add(queries[1], references[2], 1.0)
+    test = found.found_rows(queries, references)
+    assert test(np.array([1, 1, 2]), np.array([2, 3, 2])).tolist() == [True, False, False]
+    assert FoundPairs(order=list(range(4))).found_rows(queries, references) is None  # oriented across two lists: by records
