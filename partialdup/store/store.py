@@ -210,9 +210,10 @@ def _collector_paused() -> Iterator[None]:
 
     A check at 1M sentences allocated enough to set off about a hundred
     young collections, walking the check's own working set again and again,
-    and about one full collection, walking every container of the process
-    (the IDF tables and the tokenizer's dictionaries, millions of entries):
-    40 and 50 to 100 ms of a check that finds no garbage. A check's objects
+    and about one full collection, walking every object of the process
+    (about 30 ms with nothing to collect once the detector's modules are
+    imported, more with a check's objects alive): together about 130 ms of
+    a check that finds no garbage (docs/store.md). A check's objects
     form no reference cycles (``tests/store/test_store.py`` proves it), so
     reference counting frees them all when it ends, collector or not.
     """
