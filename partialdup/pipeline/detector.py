@@ -164,15 +164,17 @@ class Detector(LookupStage, SpanStage):
         """
         engine = engine or self.local_engine()
         docs = list(engine.features(self, documents))
-        # The word-set search needs only the documents: it runs beside the index and the feature searches.
+        # The word-set search and the headline candidates need only the
+        # documents: they run beside the index and the feature searches.
         word_search = self._word_search(docs, engine.beside)
+        headline_search = self._headline_search(docs, engine.beside)
         index = self.build_index(docs, joins=False)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)
         for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
             place[number] = rank
         found = FoundPairs(order=place)
-        lookups = self._self_lookups(docs, index, engine.candidate_product, word_search=word_search)
+        lookups = self._self_lookups(docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search)
         return self._spans(
             lookups, found, docs, docs, index, runner=partial(engine.pair_spans, self), boilerplate_spans=boilerplate_spans,
             judged=partial(engine.judged, self),

@@ -38,6 +38,9 @@ from partialdup.pipeline.sidework import Beside, inline_beside
 
 __all__ = ["Lookups", "LookupStage"]
 
+#: (side, headline, other side, longer sentence): a headline candidate.
+HeadlineCandidate = tuple[int, SentenceKey, int, SentenceKey]
+
 #: (first sentence, second sentence, score) records: a list, or a search's
 #: arrays read as records (match/keyed.py).
 Records = Union[KeyedMatches, list[tuple[SentenceKey, SentenceKey, float]]]
@@ -135,13 +138,16 @@ class LookupStage(EditedStage):
     def _self_lookups(
         self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
         beside: Beside | None = None, word_search: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None,
+        headline_search: Callable[[], list[HeadlineCandidate]] | None = None,
     ) -> Lookups:
         """``detect``: every document's sentences against every other's, each
         pair once; ``product``: an engine's candidate product (None: here);
         ``beside``: an engine's way to run the word-set search of edited
         copies while the feature searches run (see
         :mod:`partialdup.pipeline.sidework`; None: in turn);
-        ``word_search``: that search already started (:meth:`_word_search`)."""
+        ``word_search``: that search already started (:meth:`_word_search`);
+        ``headline_search``: the headline candidates' search already started
+        (:meth:`_headline_search`)."""
         config = self.config
         # The word-set search needs only the documents: started first (beside
         # the feature searches, when an engine can), collected when needed.
@@ -187,7 +193,8 @@ class LookupStage(EditedStage):
             d, i = rows[row]
             rejoined.append((((d, i), (d, i + 1)), (entry.doc, entry.sentence), score, True))
         quoted = self._quotation_hits(docs, index, own_documents=True)
-        headlines = self._headline_hits(docs, docs, _keys_of(whole, near, self.threshold / 2))
+        headlines = self._headline_hits(
+            docs, docs, _keys_of(whole, near, self.threshold / 2), headline_search() if headline_search is not None else None)
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
@@ -262,6 +269,7 @@ class LookupStage(EditedStage):
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         paired: Iterable[tuple[SentenceKey, SentenceKey]],
+        candidates: list[HeadlineCandidate] | None = None,
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """(A sentence, B sentence, score) of the headlines of either side
         copied inside a longer sentence of the other (see
@@ -274,24 +282,14 @@ class LookupStage(EditedStage):
         headline's document is a copy of that sentence, not of the headline:
         a section's first sentence often repeats its title (如下是文本数据转换工具。
         under 11.1. 文本数据转换工具), and a copy of that sentence is no copy
-        of the title.
+        of the title. ``candidates``: :meth:`_headline_candidates`, when
+        already found.
         """
         if not self.config.headlines:
             return []
         own = a_docs is b_docs
-        candidates = []
-        for side in (0, 1) if not own else (0,):
-            other = 1 - side if not own else 0
-            docs, long_docs = (a_docs, b_docs)[side], (a_docs, b_docs)[other]
-            shorts = _title_rows(docs)
-            longs = _long_rows(long_docs)
-            collection = collection_words(long_docs)
-            pairs = candidate_pairs(
-                [docs[d].words[s] for d, s in shorts], [long_docs[d].words[s] for d, s in longs],
-                short_docs=[d for d, _ in shorts] if own else None, long_docs=[d for d, _ in longs] if own else None,
-                counts=collection.long_words if collection else None,
-            )
-            candidates += [(side, shorts[row], other, longs[long_row]) for row, long_row in pairs]
+        if candidates is None:
+            candidates = self._headline_candidates(a_docs, b_docs)
         others = _paired_with(paired, {(other, long) for _, _, other, long in candidates}, own=own)
         confirm = _Confirmation(self.tokenizer.tokenize, (a_docs, b_docs))
         hits: list[tuple[SentenceKey, SentenceKey, float]] = []
@@ -306,6 +304,33 @@ class LookupStage(EditedStage):
                 score = self.method.similarity(a_docs[first[0]].bags[first[1]], b_docs[second[0]].bags[second[1]])
                 hits.append((first, second, score))
         return sorted(hits)
+
+    def _headline_search(self, docs: Sequence[DocumentFeatures], beside: Beside | None = None) -> Callable[[], list[HeadlineCandidate]] | None:
+        """``detect``'s headline candidates (:meth:`_headline_candidates`),
+        started (beside the caller, when ``beside`` can); calling the result
+        gives them. None when the headline rule is off."""
+        if not self.config.headlines:
+            return None
+        return (beside or inline_beside)(partial(self._headline_candidates, docs, docs), sum(len(doc.bags) for doc in docs))
+
+    def _headline_candidates(self, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> list[HeadlineCandidate]:
+        """(side, headline, other side, longer sentence) of the candidates of
+        :meth:`_headline_hits`, found on the documents' words alone."""
+        own = a_docs is b_docs
+        candidates: list[HeadlineCandidate] = []
+        for side in (0, 1) if not own else (0,):
+            other = 1 - side if not own else 0
+            docs, long_docs = (a_docs, b_docs)[side], (a_docs, b_docs)[other]
+            shorts = _title_rows(docs)
+            longs = _long_rows(long_docs)
+            collection = collection_words(long_docs)
+            pairs = candidate_pairs(
+                [docs[d].words[s] for d, s in shorts], [long_docs[d].words[s] for d, s in longs],
+                short_docs=[d for d, _ in shorts] if own else None, long_docs=[d for d, _ in longs] if own else None,
+                counts=collection.long_words if collection else None,
+            )
+            candidates += [(side, shorts[row], other, longs[long_row]) for row, long_row in pairs]
+        return candidates
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
