@@ -45,6 +45,7 @@ from partialdup.cli.results import emit_detection as _emit
 from partialdup.cli.results import is_terminal as _is_terminal
 from partialdup.cli.results import say as _say
 from partialdup.cli.results import silence_stdout as _silence_stdout
+from partialdup.core.collector import collector_paused
 from partialdup.core.config import Config
 from partialdup.core.errors import InputError, PartialdupError
 from partialdup.io.encoding import check_encoding
@@ -370,9 +371,10 @@ def _run_detect(args: argparse.Namespace) -> int:
     with open_engine(detector.config) as engine:
         read = _read(args.paths, args.strict, args)
         progress = Progress.on_terminal(args.quiet)
-        documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
-        with progress.stage("matching"):
-            detection = detector.detect(documents, engine=engine)
+        with collector_paused():  # millions of objects, no cycle (core/collector.py)
+            documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
+            with progress.stage("matching"):
+                detection = detector.detect(documents, engine=engine)
     args.held = (documents, detection)  # freed by the process's exit (see main)
     return _emit(detection, args, [read], detector.config)
 
@@ -387,10 +389,11 @@ def _run_check(args: argparse.Namespace) -> int:
         progress = Progress.on_terminal(args.quiet)
         # One pass over both sets: one set of workers.
         both = [*queries.documents, *references.documents]
-        features = list(progress.each(detector.features_of(both, engine=engine), "reading documents"))
-        query_features, reference_features = features[: len(queries.documents)], features[len(queries.documents) :]
-        with progress.stage("matching"):
-            detection = detector.check(query_features, reference_features, engine=engine)
+        with collector_paused():  # millions of objects, no cycle (core/collector.py)
+            features = list(progress.each(detector.features_of(both, engine=engine), "reading documents"))
+            query_features, reference_features = features[: len(queries.documents)], features[len(queries.documents) :]
+            with progress.stage("matching"):
+                detection = detector.check(query_features, reference_features, engine=engine)
     args.held = (features, detection)  # freed by the process's exit (see main)
     return _emit(detection, args, [queries, references], detector.config)
 

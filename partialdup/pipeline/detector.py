@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
+from partialdup.core.collector import collector_paused
 from partialdup.core.types import Document, DocumentFeatures, Sentence, TokenizedDocument
 from partialdup.index.dispatch import sentence_index
 from partialdup.index.inverted import FeatureIndex
@@ -162,7 +163,10 @@ class Detector(LookupStage, SpanStage):
                 either way. Off by default: a footer in every document makes
                 a span for every pair of documents.
         """
-        engine = engine or self.local_engine()
+        with collector_paused():  # millions of objects, no cycle (core/collector.py)
+            return self._detect(documents, engine or self.local_engine(), boilerplate_spans)
+
+    def _detect(self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool) -> Detection:
         docs = list(engine.features(self, documents))
         # The word-set search and the headline candidates need only the
         # documents: they run beside the index and the feature searches.
@@ -183,8 +187,9 @@ class Detector(LookupStage, SpanStage):
     def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None) -> Detection:
         """Passages of each query copied from any reference (A = query, B = reference)."""
         engine = engine or self.local_engine()
-        reference_docs = list(engine.features(self, references))
-        return self.check_against(queries, reference_docs, self.build_index(reference_docs), engine=engine)
+        with collector_paused():  # millions of objects, no cycle (core/collector.py)
+            reference_docs = list(engine.features(self, references))
+            return self.check_against(queries, reference_docs, self.build_index(reference_docs), engine=engine)
 
     def check_against(
         self,
@@ -206,7 +211,13 @@ class Detector(LookupStage, SpanStage):
             engine: Where the features and the pair checks run (the same
                 spans wherever): ``config.jobs`` local processes when None.
         """
-        engine = engine or self.local_engine()
+        with collector_paused():  # millions of objects, no cycle (core/collector.py)
+            return self._check_against(queries, references, index, only_pairs, engine or self.local_engine())
+
+    def _check_against(
+        self, queries: Iterable[AnyDocument], references: Sequence[DocumentFeatures], index: ReferenceIndex,
+        only_pairs: Collection[tuple[str, str]] | None, engine: Engine,
+    ) -> Detection:
         query_docs = list(engine.features(self, queries))
         keep = None
         if only_pairs is not None:

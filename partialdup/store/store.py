@@ -10,14 +10,13 @@ the spans are those of ``check --against`` on the same documents.
 
 from __future__ import annotations
 
-import gc
 import json
 import sqlite3
-from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from partialdup.core.collector import collector_paused
 from partialdup.core.types import Document, DocumentFeatures
 from partialdup.pipeline.detector import AnyDocument, Detection, Detector
 from partialdup.store import codec
@@ -190,7 +189,7 @@ class Store:
         read transaction: a writer committing meanwhile is not seen halfway.
         """
         detector = self.detector
-        with _collector_paused():
+        with collector_paused():
             query_docs = [detector.features(q) for q in queries]
             self._db.execute("BEGIN")
             try:
@@ -201,29 +200,6 @@ class Store:
                 return check_stored(self._db, detector, query_docs, self._cache)
             finally:
                 self._db.execute("COMMIT")
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No garbage collection during a check (:func:`gc.disable`); the
-    collector is given back as it was found.
-
-    A check at 1M sentences allocated enough to set off about a hundred
-    young collections, walking the check's own working set again and again,
-    and about one full collection, walking every object of the process
-    (about 30 ms with nothing to collect once the detector's modules are
-    imported, more with a check's objects alive): together about 130 ms of
-    a check that finds no garbage (docs/store.md). A check's objects
-    form no reference cycles (``tests/store/test_store.py`` proves it), so
-    reference counting frees them all when it ends, collector or not.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _version() -> str:
