@@ -37,6 +37,7 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_isin, sorted_unique
 from partialdup.core.types import Bag
 from partialdup.index.hamming import hamming_join
 from partialdup.index.inverted import FeatureIndex
@@ -164,12 +165,12 @@ def pairs_kept(
     apart_documents = docs[query] != docs[key]
     if len(crowded):
         apart = np.asarray(crowded, np.int64)
-        apart_documents &= ~(np.isin(query, apart) & np.isin(key, apart))
+        apart_documents &= ~(sorted_isin(query, apart) & sorted_isin(key, apart))
     query, key, score, shared = query[apart_documents], key[apart_documents], score[apart_documents], shared[apart_documents]
     common = crowded_keys(query, key, docs, boilerplate)
     links = np.empty((0, 2), np.int64)
     if common.size:
-        kept = ~(np.isin(query, common) & np.isin(key, common))
+        kept = ~(sorted_isin(query, common) & sorted_isin(key, common))
         links = np.stack([query[~kept], key[~kept]], 1).astype(np.int64)
         query, key, score, shared = query[kept], key[kept], score[kept], shared[kept]
     if keep is not None:
@@ -238,7 +239,7 @@ class HammingSentenceIndex(_FingerprintIndex):
 
     def feature_count(self) -> int:
         """Distinct fingerprints stored."""
-        return int(np.unique(self._fingerprints).size)
+        return int(sorted_unique(self._fingerprints).size)
 
     def posting_count(self) -> int:
         """Table entries: each sentence sits in the k + 1 tables of the default bound."""
@@ -310,7 +311,7 @@ class LshSentenceIndex(_FingerprintIndex):
 
     def feature_count(self) -> int:
         """Distinct (position, value) entries of the stored signatures."""
-        return int(sum(np.unique(column).size for column in self._signatures.T)) if self._signatures.size else 0
+        return int(sum(sorted_unique(column).size for column in self._signatures.T)) if self._signatures.size else 0
 
     def posting_count(self) -> int:
         """Band entries: one per sentence and band of the default threshold."""

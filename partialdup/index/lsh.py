@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_unique
+
 __all__ = [
     "LshIndex",
     "LshPairs",
@@ -165,7 +167,7 @@ def band_join(queries: np.ndarray, keys: np.ndarray | None, bands: int, rows: in
         found_k.append(k[keep])
     if not found_q:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    codes = np.unique(np.concatenate(found_q) * len(pool) + np.concatenate(found_k))  # sorted by (query, key)
+    codes = sorted_unique(np.concatenate(found_q) * len(pool) + np.concatenate(found_k))  # sorted by (query, key)
     return codes // len(pool), codes % len(pool)
 
 

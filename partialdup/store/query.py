@@ -39,6 +39,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
@@ -154,7 +155,7 @@ def holding(flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> 
         return []
     sizes = sizes.astype(np.int64)
     row_of_entry = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    rows = np.unique(row_of_entry[_among(features, np.array(sorted(wanted), np.uint64))])
+    rows = sorted_unique(row_of_entry[_among(features, np.array(sorted(wanted), np.uint64))])
     if not joins:
         rows = rows[flat.matchable[rows].astype(bool)]
     documents = np.searchsorted(starts, rows, side="right") - 1

@@ -28,6 +28,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_isin, sorted_unique
 from partialdup.core.types import Bag
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
@@ -99,7 +100,7 @@ class PartialIndex:
             return accepted
         reached = self._all.search(usual, _ANY, docs=docs)
         width = max(len(self.index.sentences), 1)
-        keep = np.isin(accepted.query * width + accepted.key, reached.query * width + reached.key)
+        keep = sorted_isin(accepted.query * width + accepted.key, reached.query * width + reached.key)
         # A bag made only of over-frequent features reaches no candidate, but
         # its identical copies are its matches all the same (and one
         # candidate each), as in memory.
@@ -113,7 +114,7 @@ class PartialIndex:
         skipped = sum(self._held.get(f, 0) for bag in bags for f in bag if self._frequent(f))
         return PairMatches(
             accepted.query[keep], accepted.key[keep], accepted.score[keep], accepted.shared[keep],
-            reached.candidates + len(np.unique(accepted.query[identical])), skipped,
+            reached.candidates + len(sorted_unique(accepted.query[identical])), skipped,
         )
 
 

@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_unique
 from partialdup.core.config import Config
 from partialdup.core.types import DocumentFeatures
 from partialdup.index import words as word_sets
@@ -146,7 +147,7 @@ def _word_set_places(
     keys = (places[:, 0] << 24) | places[:, 1]  # one integer per place (a document of 16M sentences: never)
     holding, in_prefix = _rows_of(listed, queries), _rows_of(listed, prefixes)
     met_key, met_query = _cross(owner, keys, in_prefix)
-    pairs = np.unique(met_key * len(queries) + met_query)
+    pairs = sorted_unique(met_key * len(queries) + met_query)
     held_key, held_query = _cross(owner, keys, holding)
     shared, counts = np.unique(held_key * len(queries) + held_query, return_counts=True)
     known = counts[np.searchsorted(shared, pairs)]  # every met pair shares its prefix word
@@ -157,7 +158,7 @@ def _word_set_places(
     length = np.array([len(words) for words in queries])[query]
     hopeful = known + np.minimum(common[query], size - known) >= WORD_JACCARD * (length + size) / (1 + WORD_JACCARD) - 1e-9
     kept: set[tuple[int, int]] = set()
-    prefetch(np.unique(key[hopeful] >> 24).tolist())
+    prefetch(sorted_unique(key[hopeful] >> 24).tolist())
     for place_key, rows_of_key in _grouped(key[hopeful], query[hopeful]):
         place = (place_key >> 24, place_key & 0xFFFFFF)
         stored = words_of(place[0])[place[1]]
