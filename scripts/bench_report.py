@@ -163,7 +163,7 @@ How each figure is measured is in the docstring of `scripts/bench.py`. In short:
 process of its own. *Whole s* is its wall time from start to exit (interpreter, imports, dictionaries);
 *in-process s* the time of the work alone inside the process, after the models are loaded (only where
 the row can be run as a library call). *Peak RSS* is the largest resident size of the process tree
-(sampled every 50 ms from /proc, never below `/usr/bin/time`'s peak of its largest process); it counts
+(sampled every 50 ms from /proc, never below `/usr/bin/time`'s peak of its largest process; the PSS every 0.5 s: reading it walks the page tables under the process's lock, which slowed the runs measured); it counts
 a page that forked workers share with their parent once in each. *Peak PSS* is the tree's largest
 proportional set size (`/proc/PID/smaps_rollup`, same samples): a shared page split between the
 processes sharing it, so the memory the run holds; the per-sentence figures use it. *x row 1* is the
