@@ -380,11 +380,13 @@ class LocalEngine:
         records: Iterable[Any],
     ) -> list[Any]:
         """The judge's results over every record, in the records' order:
-        chunks of records judged in the workers, when there are enough.
+        chunks of records judged on ``jobs`` processes, when there are enough.
 
-        The records are read as the workers take them (by the pool's feeding
-        thread, which blocks while the pipe to the workers is full; this one
-        waits for the results): a few chunks are held at a time, never all.
+        Forked (Linux): records still to filter (:class:`~partialdup.match.keyed.Pending`)
+        are handed out as ranges of the search's positions, each filtered and
+        judged by whoever takes it; other records are read first, then shared
+        out by chunks. Spawned: a pool's feeding thread reads the records as
+        its workers take them (a few chunks held at a time, never all).
         """
         context = _context()
         if isinstance(records, Pending) and context.get_start_method() == "fork":
