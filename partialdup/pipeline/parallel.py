@@ -43,13 +43,10 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-import signal
 import sys
-import traceback
-import weakref
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
@@ -57,7 +54,7 @@ from partialdup.index.partitioned import CandidateProduct
 from partialdup.match.keyed import Pending
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features, unpack_features
-from partialdup.pipeline.shared_work import frozen_heap, shared_pieces
+from partialdup.pipeline.shared_work import BesideProcess, as_helper, frozen_heap, shared_pieces
 from partialdup.pipeline.sidework import Judge
 from partialdup.pipeline.tail import PairJob, PairSpans
 
@@ -211,10 +208,7 @@ _WORKER = _Worker()
 
 def _start(source: DetectorRecipe | _Inherited, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> None:
     """Pool initializer: the worker's detector (and the tail's documents)."""
-    # The calling process answers Ctrl-C and SIGTERM and ends the pool; a
-    # forked worker must not run the handlers it inherited.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    as_helper()
     _WORKER.detector = source.build()
     _WORKER.a_docs, _WORKER.b_docs = a_docs, b_docs
     _WORKER.memo = {}
@@ -430,7 +424,7 @@ class LocalEngine:
 
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
         """``work`` run in a forked process beside this one, its result
-        piped back when asked for (:class:`_Beside`); here, when asked for,
+        piped back when asked for (:class:`~partialdup.pipeline.shared_work.BesideProcess`); here, when asked for,
         with one job, for less than ``min_beside`` sentences (``weight``), or
         where processes are not forked (a spawned process would have to be
         sent the work's documents)."""
@@ -439,52 +433,7 @@ class LocalEngine:
         context = _context()
         if context.get_start_method() != "fork":
             return work
-        return _Beside(context, work)
-
-
-class _Beside(Generic[T]):
-    """``work()`` in a forked process, started at once; calling the object
-    waits for the result (sent back pickled through a pipe) and returns it.
-    A result never asked for ends the process when the object goes."""
-
-    def __init__(self, context: Any, work: Callable[[], T]) -> None:
-        self._reader, writer = context.Pipe(duplex=False)
-        self._process = context.Process(target=_run_beside, args=(work, writer), daemon=True)
-        with frozen_heap():
-            self._process.start()
-        writer.close()  # the child's end: EOF here if the child dies
-        self._ending = weakref.finalize(self, _end_beside, self._process, self._reader)
-
-    def __call__(self) -> T:
-        try:
-            ok, value = self._reader.recv()
-        except EOFError:
-            ok, value = False, "it ended without sending its result"
-        self._process.join()  # it ends once its result is sent (or it died)
-        self._ending()
-        if not ok:
-            raise RuntimeError(f"the side process failed:\n{value}")
-        return value  # type: ignore[no-any-return]
-
-
-def _run_beside(work: Callable[[], Any], writer: Any) -> None:
-    # As in a pool's worker: the calling process answers Ctrl-C and SIGTERM.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        outcome = (True, work())
-    except BaseException:  # noqa: BLE001 - reported to the caller, which raises
-        outcome = (False, traceback.format_exc())
-    writer.send(outcome)
-    writer.close()
-
-
-def _end_beside(process: Any, reader: Any) -> None:
-    # The result was read (the process has ended) or never will be: end it.
-    reader.close()
-    if process.is_alive():
-        process.terminate()
-    process.join()
+        return BesideProcess(context, work)
 
 
 class _Pool:

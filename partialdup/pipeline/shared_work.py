@@ -1,4 +1,6 @@
-"""Numbered pieces of work shared by the calling process and forked helpers.
+"""Work shared with forked helpers: numbered pieces of one work taken in
+turn by the calling process and its helpers (:func:`shared_pieces`), and
+one work run beside the caller (:class:`BesideProcess`).
 
 A pool of ``N`` workers leaves the calling process waiting, or busy only
 with unpickling what the workers send back, while the other cores compute:
@@ -22,12 +24,14 @@ import gc
 import queue
 import signal
 import traceback
+import weakref
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
-__all__ = ["shared_pieces", "frozen_heap"]
+__all__ = ["BesideProcess", "as_helper", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 #: Seconds a wait for a helper's result lasts before the helpers are checked
 #: (one that died without sending its result would make the wait endless).
@@ -75,6 +79,14 @@ def shared_pieces(
         results.close()
 
 
+def as_helper() -> None:
+    """In a forked helper or worker: the calling process answers Ctrl-C and
+    SIGTERM and ends its helpers, which must not run the handlers they
+    inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @contextmanager
 def frozen_heap() -> Iterator[None]:
     """Around a fork: the calling process's objects moved to the garbage
@@ -100,9 +112,7 @@ def _claim(counter: Any, count: int) -> int | None:
 
 
 def _serve(counter: Any, results: Any, there: Callable[[int], Any], count: int) -> None:
-    # A helper: the calling process answers Ctrl-C and SIGTERM and ends it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    as_helper()
     while (number := _claim(counter, count)) is not None:
         try:
             results.put((number, True, there(number)))
@@ -150,3 +160,46 @@ def _arrived(results: Any, *, block: bool, processes: Sequence[Any] = ()) -> tup
     if not ok:
         raise RuntimeError(f"a worker process failed:\n{value}")
     return number, value
+
+
+class BesideProcess(Generic[T]):
+    """``work()`` in a forked process, started at once; calling the object
+    waits for the result (sent back pickled through a pipe) and returns it.
+    A result never asked for ends the process when the object goes."""
+
+    def __init__(self, context: Any, work: Callable[[], T]) -> None:
+        self._reader, writer = context.Pipe(duplex=False)
+        self._process = context.Process(target=_run_beside, args=(work, writer), daemon=True)
+        with frozen_heap():
+            self._process.start()
+        writer.close()  # the child's end: EOF here if the child dies
+        self._ending = weakref.finalize(self, _end_beside, self._process, self._reader)
+
+    def __call__(self) -> T:
+        try:
+            ok, value = self._reader.recv()
+        except EOFError:
+            ok, value = False, "it ended without sending its result"
+        self._process.join()  # it ends once its result is sent (or it died)
+        self._ending()
+        if not ok:
+            raise RuntimeError(f"the side process failed:\n{value}")
+        return value  # type: ignore[no-any-return]
+
+
+def _run_beside(work: Callable[[], Any], writer: Any) -> None:
+    as_helper()
+    try:
+        outcome = (True, work())
+    except BaseException:  # noqa: BLE001 - reported to the caller, which raises
+        outcome = (False, traceback.format_exc())
+    writer.send(outcome)
+    writer.close()
+
+
+def _end_beside(process: Any, reader: Any) -> None:
+    # The result was read (the process has ended) or never will be: end it.
+    reader.close()
+    if process.is_alive():
+        process.terminate()
+    process.join()
