@@ -72,9 +72,11 @@ class KeyedMatches:
         ``drop``: a test of the arrays' (first, second) positions whose
         records are passed over (the later records, :meth:`with_more`'s,
         are all given)."""
-        return chain(self._array_records(low, high, drop), self._more_records(low, high))
+        return chain(self.array_records(low, high, drop), self.later_records(low, high))
 
-    def _array_records(self, low: int, high: int, drop: RowTest | None) -> Iterator[Record]:
+    def array_records(self, low: int, high: int, drop: RowTest | None = None) -> Iterator[Record]:
+        """The arrays' records at positions ``low`` to ``high``, but those
+        ``drop`` tests true, in order."""
         first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
         for start in range(low, min(high, len(self._first)), _CHUNK):
             end = min(start + _CHUNK, high)
@@ -84,7 +86,8 @@ class KeyedMatches:
                 first, second, score = first[kept], second[kept], score[kept]
             yield from zip(map(first_key, first.tolist()), map(second_key, second.tolist()), score.tolist())
 
-    def _more_records(self, low: int, high: int) -> list[Record]:
+    def later_records(self, low: int, high: int) -> list[Record]:
+        """The later records (:meth:`with_more`'s) at positions ``low`` to ``high``."""
         arrays = len(self._first)
         return self._more[max(low - arrays, 0) : max(high - arrays, 0)]
 
@@ -148,7 +151,7 @@ class Pending:
         """The records kept among positions ``low`` to ``high`` (excluded), in order."""
         records, keep = self._records, self._keep
         if isinstance(records, KeyedMatches) and self._drop is not None:
-            later = (record for record in records._more_records(low, high) if keep(record[0], record[1]))
-            return chain(records._array_records(low, high, self._drop), later)
+            later = (record for record in records.later_records(low, high) if keep(record[0], record[1]))
+            return chain(records.array_records(low, high, self._drop), later)
         found = records.records(low, high) if isinstance(records, KeyedMatches) else iter(records[low:high])
         return (record for record in found if keep(record[0], record[1]))
