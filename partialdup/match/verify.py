@@ -42,7 +42,7 @@ from typing import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz
 
-from partialdup.match.keyed import Pending
+from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from partialdup.match.score import normalised_letters
@@ -198,7 +198,7 @@ class NearMissCheck:
     def add_to(
         self,
         found: FoundPairs,
-        near_misses: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        near_misses: KeyedMatches | Sequence[tuple[SentenceKey, SentenceKey, float]],
         first_docs: Sequence[DocumentFeatures],
         second_docs: Sequence[DocumentFeatures],
         *,
@@ -226,7 +226,7 @@ class NearMissCheck:
         """
         # `found` does not change until every verdict is in: the pairs to
         # judge are the same whoever judges them, and whenever.
-        pending = Pending.not_found(near_misses, found)  # type: ignore[arg-type]
+        pending = Pending.not_found(near_misses, found)
         accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
         for first, second, score in accepted:
             found.add(first, second, score)

@@ -10,7 +10,7 @@ match whose words agree is confirmed by them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
-from partialdup.match.keyed import Pending
+from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.pipeline.base import DetectorBase
 
@@ -180,7 +180,7 @@ class EditedStage(DetectorBase):
     def _add_edited(
         self,
         found: FoundPairs,
-        loose: Iterable[tuple[SentenceKey, SentenceKey, float]],
+        loose: KeyedMatches | Sequence[tuple[SentenceKey, SentenceKey, float]],
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float, bool]]]
@@ -193,7 +193,7 @@ class EditedStage(DetectorBase):
         :meth:`_edited_copies` returns for the records it is given (an
         engine's worker processes judge them); None: here."""
         # `found` does not change until every verdict is in.
-        pending = Pending.not_found(loose, found)  # type: ignore[arg-type]
+        pending = Pending.not_found(loose, found)
         accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))
         # A pair met twice counts once, as first met: its verdict depends on
         # its words only, so its first accepted record is its first record.

@@ -378,27 +378,20 @@ class LocalEngine:
 
         Forked (Linux): records still to filter (:class:`~partialdup.match.keyed.Pending`)
         are handed out as ranges of the search's positions, each filtered and
-        judged by whoever takes it; other records are read first, then shared
-        out by chunks. Spawned: a pool's feeding thread reads the records as
+        judged by whoever takes it; other records are read first, then handed
+        out the same way. Spawned: a pool's feeding thread reads the records as
         its workers take them (a few chunks held at a time, never all).
         """
         context = _context()
-        if isinstance(records, Pending) and context.get_start_method() == "fork":
-            return self._judged_in_ranges(detector, judge, a_docs, b_docs, records, context)
+        if context.get_start_method() == "fork":
+            # Helpers inherit the records: other records than pending ones are read first.
+            ranged = records if isinstance(records, Pending) else Pending(list(records), lambda first, second: True)
+            return self._judged_in_ranges(detector, judge, a_docs, b_docs, ranged, context)
         pending = iter(records)
         head = list(itertools.islice(pending, self.min_records * self.workers))
         workers = min(self.workers, len(head) // max(self.min_records, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
-        if context.get_start_method() == "fork":
-            # Helpers inherit the records: read them all first.
-            pieces = list(_batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK))
-            memo: dict = {}  # each process its own from the fork on
-
-            def verdicts(number: int) -> list[Any]:
-                return judge(detector, a_docs, b_docs, pieces[number], memo)
-
-            return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, len(pieces), verdicts, verdicts)))
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
             chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
             return list(itertools.chain.from_iterable(pool.imap(partial(_judge_chunk, judge), chunks)))
