@@ -42,7 +42,8 @@ __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 #: 2: token counts moved to the features blob, words stored apart (see codec).
 #: 3: distinct bags counted per feature, tables of bag digests.
 #: 4: the word table (counts and places of words, see wordtable).
-SCHEMA_VERSION = 4
+#: 5: parts compressed with Zstandard instead of zlib (see codec).
+SCHEMA_VERSION = 5
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0
