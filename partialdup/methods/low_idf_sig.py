@@ -14,16 +14,12 @@ from itertools import compress, islice
 from typing import Collection, Iterable, Sequence
 
 from partialdup.core.config import DEFAULT_SKIP_WORDS, LowIdfSigParams
-from partialdup.core.hashing import SEPARATOR, stable_hash
+from partialdup.core.hashing import SEPARATOR, stable_hash, stable_hashes
 from partialdup.methods.base import MethodSpec, register
 from partialdup.methods.similarity import BagMethod
 from partialdup.text.idf import IdfTable
 
 __all__ = ["LowIdfSig", "low_idf_sig_features", "low_idf_sig_bag"]
-
-# A feature's hash from its joined string: a one-part feature joins to itself.
-_hash = stable_hash
-
 
 def low_idf_sig_features(
     tokens: Sequence[str],
@@ -97,7 +93,7 @@ def low_idf_sig_bag(
         joined = [SEPARATOR.join(tokens[0 : reach + 1 : spacing])]
         last = count - 1 - reach  # the last start with a whole chain after it
         joined.extend([SEPARATOR.join(tokens[i : i + reach + 1 : spacing]) for i in heads if i <= last])
-    hashes = [_hash((feature,)) for feature in joined]
+    hashes = stable_hashes(joined)
     bag = dict.fromkeys(hashes, 1)
     if len(bag) < len(hashes):  # a feature repeats: count them
         bag = {}

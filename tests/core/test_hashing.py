@@ -8,7 +8,7 @@ import sys
 
 from hypothesis import given, strategies as st
 
-from partialdup.core.hashing import stable_hash
+from partialdup.core.hashing import SEPARATOR, stable_hash, stable_hashes
 
 
 def test_known_value_and_range():
@@ -33,3 +33,9 @@ def test_distinct_token_lists_differ(tokens):
     assert stable_hash(tokens) == stable_hash(list(tokens))
     if tokens:
         assert stable_hash(tokens) != stable_hash(tokens + ["x"])  # 64 bits: a collision here would be a bug
+
+
+@given(st.lists(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1), min_size=1, max_size=4), max_size=6))
+def test_stable_hashes_of_joined_features_equal_stable_hash(features):
+    joined = [SEPARATOR.join(parts) for parts in features]
+    assert stable_hashes(joined) == [stable_hash(parts) for parts in features]
