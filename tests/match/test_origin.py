@@ -49,7 +49,8 @@ def test_the_share_is_checked():
 
 def reference_single_origin(spans, max_explained=0.5):
     # Plain version: character sets instead of merged intervals.
-    strength = lambda s: (-(s.a_end - s.a_start), -s.score, abs(s.b_end - s.b_start - (s.a_end - s.a_start)), s.a_start, s.b_start)
+    # Ties broken by the offsets, b_end last, as in the library: the order is total.
+    strength = lambda s: (-(s.a_end - s.a_start), -s.score, abs(s.b_end - s.b_start - (s.a_end - s.a_start)), s.a_start, s.b_start, s.b_end)
     covered, kept = {}, set()
     for position in sorted(range(len(spans)), key=lambda p: strength(spans[p])):
         s = spans[position]
