@@ -13,14 +13,14 @@ out, never its output, and are not recorded.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from importlib import metadata
 from typing import Any
 
 from partialdup.core.config import Config, flag_of, params_of
+from partialdup.text.idf import IdfTable
 
-__all__ = ["settings_of", "first_difference", "idf_fingerprint"]
+__all__ = ["settings_of", "first_difference"]
 
 
 def _plain(value: Any) -> Any:
@@ -32,15 +32,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def idf_fingerprint(values: Any, default: float) -> str:
-    """sha256 of an IDF table's content (token and value, sorted) and its default."""
-    digest = hashlib.sha256()
-    for token in sorted(values):
-        digest.update(f"{token}\t{values[token]!r}\n".encode("utf-8"))
-    digest.update(f"default\t{default!r}\n".encode("utf-8"))
-    return digest.hexdigest()
-
-
 def _version(package: str) -> str:
     try:
         return metadata.version(package)
@@ -48,13 +39,12 @@ def _version(package: str) -> str:
         return "unknown"
 
 
-def settings_of(config: Config, idf_values: Any, idf_default: float, tokenizer: Any) -> dict[str, str]:
+def settings_of(config: Config, idf: IdfTable, tokenizer: Any) -> dict[str, str]:
     """The ``meta`` rows describing how features are made and searched.
 
     Args:
         config: The detector's configuration (method included).
-        idf_values: The IDF table's token -> value mapping.
-        idf_default: The IDF given to unknown tokens.
+        idf: The IDF table (its :meth:`~partialdup.text.idf.IdfTable.fingerprint`).
         tokenizer: The detector's tokenizer (its class names the backend).
     """
     run_only = _run_only()
@@ -66,7 +56,7 @@ def settings_of(config: Config, idf_values: Any, idf_default: float, tokenizer: 
     # The segmenter's package and version ("jieba 0.42.1", "rjieba 0.2.2").
     segmenter = getattr(tokenizer, "backend", None) or f"jieba {_version('jieba')}"
     backend = f"{type(tokenizer).__module__}.{type(tokenizer).__name__} ({segmenter})"
-    return {"method": config.method, **flat, "idf": idf_fingerprint(idf_values, idf_default), "tokenizer": backend}
+    return {"method": config.method, **flat, "idf": idf.fingerprint(), "tokenizer": backend}
 
 
 #: Parameters of how a check reads a store, not of how its documents were

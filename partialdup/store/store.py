@@ -60,7 +60,7 @@ class Store:
         if not create:
             require_store(self.path)
         self._detector = detector
-        self._settings = {} if detector is None or idf is None else settings_of(detector.config, idf.values, idf.default, detector.tokenizer)
+        self._settings = {} if detector is None or idf is None else settings_of(detector.config, idf, detector.tokenizer)
         if create and not self._settings:
             raise ValueError("creating a store needs the detector and its IDF table")
         try:

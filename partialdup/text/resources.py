@@ -46,15 +46,15 @@ def load_idf(paths: Sequence[str | Path] | None = None, *, cache: bool = True) -
 
 
 def _to_cache(table: IdfTable) -> tuple[Any, ...]:
-    return dict(table.values), table.default, table.sources, table._lowest_by_source
+    return dict(table.values), table.default, table.sources, table._lowest_by_source, table.fingerprint()
 
 
 def _from_cache(cached: Any, chosen: Sequence[str | Path]) -> IdfTable | None:
     """The table a cache file holds, when it holds one for these paths."""
-    if not (isinstance(cached, tuple) and len(cached) == 4):
+    if not (isinstance(cached, tuple) and len(cached) == 5):
         return None
-    values, default, sources, lowest = cached
-    plain = isinstance(values, dict) and isinstance(default, float) and isinstance(lowest, tuple)
+    values, default, sources, lowest, fingerprint = cached
+    plain = isinstance(values, dict) and isinstance(default, float) and isinstance(lowest, tuple) and isinstance(fingerprint, str)
     if not plain or sources != tuple(str(path) for path in chosen):
         return None
-    return IdfTable(values, default=default, sources=sources, _lowest_by_source=lowest)
+    return IdfTable(values, default=default, sources=sources, _lowest_by_source=lowest).known_fingerprint(fingerprint)

@@ -19,7 +19,7 @@ def test_a_store_built_with_one_segmenter_refuses_the_other(tmp_path, tokenizer,
     path = tmp_path / "s.db"
     with Store(path, built, idf, create=True) as store:
         store.add(sources[:1])
-    recorded = settings_of(built.config, idf.values, idf.default, built.tokenizer)
+    recorded = settings_of(built.config, idf, built.tokenizer)
     assert recorded["config.segmenter"] == '"rjieba"' and "(rjieba 0." in recorded["tokenizer"]
     other = make_detector("low-idf-sig", idf, dataclasses.replace(Config(), segmenter="jieba"),
                           tokenizer=Tokenizer(segmenter="jieba"))
