@@ -65,7 +65,9 @@ _V = TypeVar("_V")
 
 #: A Han run's words, their common forms, and where each starts in the run
 #: (``()`` in accurate mode, where the words follow each other).
-_Segmented = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]
+#: A Han run as segmented: each word's length (in the run), each word's
+#: common form, and, in the full and search modes, where each word starts.
+_Segmented = tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]
 
 
 def _converter(config: str):  # type: ignore[no-untyped-def]
@@ -289,16 +291,16 @@ class Tokenizer:
         # Line breaks (and the spaces around them) inside the run are left out
         # of what the segmenter saw; `where` maps each kept character back.
         where = [i for i, char in enumerate(run) if not char.isspace()] if not run.isalpha() else None
-        words, commons, starts = segmented
+        lengths, commons, starts = segmented
         if starts:  # full and search modes: the words overlap
-            for word, common, position in zip(words, commons, starts):
-                end = position + len(word)
+            for length, common, position in zip(lengths, commons, starts):
+                end = position + length
                 first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
                 out.append(mapping.token(common, lo + first, lo + last + 1))
             return
         position = 0
-        for word, common in zip(words, commons):
-            end = position + len(word)
+        for length, common in zip(lengths, commons):
+            end = position + length
             first, last = (where[position], where[end - 1]) if where is not None else (position, end - 1)
             out.append(mapping.token(common, lo + first, lo + last + 1))
             position = end
@@ -309,7 +311,7 @@ class Tokenizer:
         self._sentences.clear()
 
     def _segmented(self, runs: list[str]) -> Iterator[_Segmented]:
-        """The words of each Han run (compacted), their common forms
+        """The lengths of the words of each Han run (compacted), their common forms
         (:meth:`_common_word`), in order, and, in the full and search modes,
         where each word starts in the run (else ``()``: they follow each other).
 
@@ -334,14 +336,14 @@ class Tokenizer:
             cuts, starts = [words for words, _ in located], [where for _, where in located]
         else:
             cuts, starts = self._segmenter.segment(missing), repeat(())
-        # The remembered runs keep their words: one string per distinct word,
-        # not one per occurrence (the segmenter makes each anew; they were a
-        # third of the memory of the features of the Chinese bench corpus).
-        intern = sys.intern
-        cuts = [tuple(map(intern, words)) for words in cuts]
         common = self._common_words(dict.fromkeys(chain.from_iterable(cuts))).__getitem__
-        # Built by C loops (zip, map, dict) but for one tuple per run.
-        fresh: dict[str, _Segmented] = dict(zip(missing, zip(cuts, [tuple(map(common, words)) for words in cuts], starts)))
+        # Built by C loops (zip, map, dict) but for two tuples per run. The
+        # remembered runs keep their words' lengths, not the words: the
+        # segmenter makes each word anew, and one string per occurrence was
+        # a third of the memory of the features of the Chinese bench corpus
+        # (the common forms are one string per distinct word).
+        lengths = [tuple(map(len, words)) for words in cuts]
+        fresh: dict[str, _Segmented] = dict(zip(missing, zip(lengths, [tuple(map(common, words)) for words in cuts], starts)))
         found = [fresh[run] if run in fresh else known[run] for run in runs]
         self._segments = _remembered(known, fresh, _SEGMENT_CACHE)
         return found
