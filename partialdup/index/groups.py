@@ -23,8 +23,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from partialdup.core.types import Bag
+from partialdup.index.flatbags import FlatBags
 
-__all__ = ["BagGroups", "bag_digests", "group_bags"]
+__all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags"]
 
 
 #: Seeds of the two 64-bit halves of a digest.
@@ -48,15 +49,18 @@ def bag_digests(bags: Sequence[Bag]) -> np.ndarray:
     every machine and run (no salted ``hash()``). Equal bags have equal
     digests; :func:`group_bags` still checks the bags a digest joins.
     """
-    lengths = np.fromiter((len(bag) for bag in bags), np.int64, len(bags))
-    features = np.fromiter((f for bag in bags for f in bag.keys()), np.uint64, int(lengths.sum()))
-    counts = np.fromiter((c for bag in bags for c in bag.values()), np.uint64, len(features))
-    digests = np.zeros((len(bags), 2), np.uint64)
-    full = lengths > 0
-    starts = (np.cumsum(lengths) - lengths)[full]
+    return flat_digests(FlatBags.of(bags))
+
+
+def flat_digests(flat: FlatBags) -> np.ndarray:
+    """:func:`bag_digests` of bags given as arrays."""
+    digests = np.zeros((len(flat), 2), np.uint64)
+    full = flat.sizes > 0
+    starts = flat.starts()[full]
+    counts = flat.counts.astype(np.uint64)
     with np.errstate(over="ignore"):
         for half, seed in enumerate(_SEEDS):
-            element = _mix(_mix(features ^ seed) + counts * seed)
+            element = _mix(_mix(flat.features ^ seed) + counts * seed)
             if len(element):
                 digests[full, half] = np.add.reduceat(element, starts)
     return digests
@@ -124,9 +128,13 @@ class BagGroups:
         return found
 
 
-def group_bags(bags: Sequence[Bag]) -> BagGroups:
-    """Group bags that are equal (same features, same counts), numbered by first occurrence."""
-    digests = bag_digests(bags)
+def group_bags(bags: Sequence[Bag], digests: np.ndarray | None = None) -> BagGroups:
+    """Group bags that are equal (same features, same counts), numbered by first occurrence.
+
+    ``digests``: the bags' :func:`bag_digests`, when already known.
+    """
+    if digests is None:
+        digests = bag_digests(bags)
     _, first_seen, inverse = np.unique(digests, axis=0, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     # Number groups by their first member, not by digest.

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from partialdup.core.types import Bag
 
@@ -69,6 +69,13 @@ class FeatureIndex:
         key = len(self.sentences)
         self.sentences.append(IndexedSentence(doc, sentence, bag, sum(bag.values())))
         return key
+
+    def add_all(self, entries: Sequence[tuple[int, int, Bag]], sizes: Sequence[int] | None = None) -> None:
+        """Index sentences (document, sentence, bag) in turn, as :meth:`add`
+        each; ``sizes``: their bags' sizes, multiplicities counted, when known."""
+        if sizes is None:
+            sizes = [sum(bag.values()) for _, _, bag in entries]
+        self.sentences.extend(IndexedSentence(doc, sentence, bag, size) for (doc, sentence, bag), size in zip(entries, sizes))
 
     @property
     def postings(self) -> dict[int, list[int]]:

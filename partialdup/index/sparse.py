@@ -35,7 +35,8 @@ from scipy import sparse
 
 from partialdup.core.arrays import sorted_isin
 from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
-from partialdup.index.groups import group_bags
+from partialdup.index.flatbags import FlatBags
+from partialdup.index.groups import flat_digests, group_bags
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
@@ -128,16 +129,20 @@ class SparseIndex:
 
     Args:
         index: The inverted index to search.
+        flat: The bags of its sentences as arrays, in key order, when the
+            caller has them (a store's check): else made from the dicts.
     """
 
-    def __init__(self, index: FeatureIndex) -> None:
+    def __init__(self, index: FeatureIndex, flat: FlatBags | None = None) -> None:
         self.index = index
         bags = [entry.bag for entry in index.sentences]
+        if flat is None:
+            flat = FlatBags.of(bags)
         self._docs = np.fromiter((e.doc for e in index.sentences), np.int64, len(bags))
-        self._sizes = np.fromiter((e.size for e in index.sentences), np.int64, len(bags))
-        self._groups = group_bags(bags)
+        self._sizes = flat.totals()
+        self._groups = group_bags(bags, flat_digests(flat))
         self._group_sizes = self._sizes[self._groups.first]
-        rows, features, occurrences = _expand([bags[key] for key in self._groups.first.tolist()])
+        rows, features, occurrences = _expand_flat(flat.take(self._groups.first))
         self._columns = _index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
         self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
         self._usual_t = self._usual.T.tocsr()
@@ -359,16 +364,13 @@ class SparseIndex:
 
 def _expand(bags: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, feature, occurrence) of every feature occurrence, one entry per copy."""
-    features: list[int] = []
-    counts: list[int] = []
-    lengths: list[int] = []
-    for bag in bags:
-        features.extend(bag.keys())
-        counts.extend(bag.values())
-        lengths.append(len(bag))
-    feature_array = np.array(features, dtype=np.uint64)
-    count_array = np.array(counts, dtype=np.int64)
-    rows = np.repeat(np.arange(len(bags), dtype=np.int64), np.array(lengths, dtype=np.int64))
+    return _expand_flat(FlatBags.of(bags))
+
+
+def _expand_flat(flat: FlatBags) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_expand` of bags given as arrays."""
+    feature_array, count_array = flat.features, flat.counts
+    rows = np.repeat(np.arange(len(flat), dtype=np.int64), flat.sizes)
     total = int(count_array.sum())
     first = np.repeat(np.cumsum(count_array) - count_array, count_array)
     occurrences = np.arange(total, dtype=np.int64) - first

@@ -207,7 +207,8 @@ def _pack_words(words: Sequence[Sequence[str]], sentences: int) -> bytes:
 class Words(Sequence[tuple[str, ...]]):
     """A document's words, per sentence: each chunk of :data:`WORD_CHUNK`
     sentences decompressed when one of its sentences is first read, each
-    sentence split when read.
+    sentence split when first read and kept (a check reads the words of a
+    stored sentence several times: its word searches, then the detector's).
 
     Args:
         count: Sentences.
@@ -221,6 +222,7 @@ class Words(Sequence[tuple[str, ...]]):
         self._part = memoryview(part)
         self._ends = ends
         self._open: dict[int, list[str]] = {}
+        self._split: dict[int, tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return self._count
@@ -234,7 +236,17 @@ class Words(Sequence[tuple[str, ...]]):
     def __getitem__(self, index: int | slice) -> tuple[str, ...] | tuple[tuple[str, ...], ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
+        split = self._split.get(index)
+        if split is not None:
+            return split
         position = range(self._count)[index]  # negative indexes and IndexError as a tuple's
+        split = self._split.get(position)
+        if split is None:
+            split = self._split[index] = self._split[position] = self._sentence(position)
+        return split
+
+    def _sentence(self, position: int) -> tuple[str, ...]:
+        """The words of sentence ``position`` (0 <= position < count), split."""
         chunk, within = divmod(position, WORD_CHUNK)
         sentences = self._open.get(chunk)
         if sentences is None:

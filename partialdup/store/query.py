@@ -41,6 +41,7 @@ import numpy as np
 
 from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
+from partialdup.index.flatbags import FlatBags
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec
@@ -50,7 +51,7 @@ from partialdup.store.search import PartialIndex, partial_reference_index
 from partialdup.store.wordsearch import word_candidates
 from partialdup.store.writer import bag_keys
 
-__all__ = ["check_stored", "holding", "identical", "FeatureCounts"]
+__all__ = ["check_stored", "holding", "Held", "identical", "FeatureCounts"]
 
 
 def check_stored(
@@ -83,13 +84,9 @@ def check_stored(
     )
     index = partial_reference_index(
         PartialIndex(
-            _with_identical(holding(flat, usual_sentences, joins=False), identical(flat, alone, joins=False)),
-            counts.sentences, counts.sentence_bags, bound, frequent,
+            *_held(flat, usual_sentences, alone, joins=False), counts.sentences, counts.sentence_bags, bound, frequent,
         ),
-        PartialIndex(
-            _with_identical(holding(flat, usual_joins, joins=True), identical(flat, alone_joins, joins=True)),
-            counts.joins, counts.join_bags, bound, frequent,
-        ),
+        PartialIndex(*_held(flat, usual_joins, alone_joins, joins=True), counts.joins, counts.join_bags, bound, frequent),
     )
     sizes = np.diff(flat.sentence_starts).tolist()
     references = _References(
@@ -147,38 +144,70 @@ def holding(flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> 
 
     :func:`holding_plain` is the plain reference (one document at a time).
     """
-    if joins:
-        sizes, features, counts, starts = flat.join_sizes, flat.join_features, flat.join_counts, flat.join_starts
-    else:
-        sizes, features, counts, starts = flat.bag_sizes, flat.features, flat.counts, flat.sentence_starts
-    if not len(features) or not wanted:
-        return []
-    sizes = sizes.astype(np.int64)
-    row_of_entry = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    rows = sorted_unique(row_of_entry[_among(features, np.array(sorted(wanted), np.uint64))])
-    if not joins:
-        rows = rows[flat.matchable[rows].astype(bool)]
-    documents = np.searchsorted(starts, rows, side="right") - 1
-    positions = flat.join_at[rows] if joins else rows - starts[documents]
-    lengths = sizes[rows]
-    first = (np.cumsum(sizes) - sizes)[rows]
-    entries = np.repeat(first - (np.cumsum(lengths) - lengths), lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
-    pairs = zip(features[entries].tolist(), counts[entries].tolist())
-    bags = [dict(islice(pairs, size)) for size in lengths.tolist()]
-    return list(zip(documents.tolist(), positions.tolist(), bags))
+    return Held.of(flat, wanted, joins=joins).entries()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The sentences (or rejoined pairs) of :func:`holding`, as arrays.
+
+    Attributes:
+        documents: Document of each (position in the check's ``flat``).
+        positions: Its sentence (the first of a rejoined pair).
+        bags: Their bags.
+    """
+
+    documents: np.ndarray
+    positions: np.ndarray
+    bags: FlatBags
+
+    @classmethod
+    def of(cls, flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> Held:
+        """The entries of :func:`holding`."""
+        if joins:
+            sizes, features, counts = flat.join_sizes, flat.join_features, flat.join_counts
+        else:
+            sizes, features, counts = flat.bag_sizes, flat.features, flat.counts
+        sizes = sizes.astype(np.int64)
+        stored = FlatBags(sizes, features, counts)
+        if not len(features) or not wanted:
+            none = np.empty(0, np.int64)
+            return cls(none, none, _int64_counts(stored.take(none)))
+        hits = _among(features, np.array(sorted(wanted), np.uint64))
+        # The bag of each hit: the last whose first entry is at or before it
+        # (an empty bag starts where the next one does, and comes first).
+        rows = sorted_unique(np.searchsorted(np.cumsum(sizes) - sizes, hits, side="right") - 1)
+        if joins:
+            documents = np.searchsorted(flat.join_starts, rows, side="right") - 1
+            positions = flat.join_at[rows].astype(np.int64)
+        else:
+            rows = rows[flat.matchable[rows].astype(bool)]
+            documents = np.searchsorted(flat.sentence_starts, rows, side="right") - 1
+            positions = rows - flat.sentence_starts[documents]
+        return cls(documents.astype(np.int64), positions.astype(np.int64), _int64_counts(stored.take(rows)))
+
+    def entries(self) -> list[tuple[int, int, Bag]]:
+        """(document, sentence, bag) of each, the bags as dicts."""
+        return list(zip(self.documents.tolist(), self.positions.tolist(), self.bags.dicts()))
+
+
+def _int64_counts(bags: FlatBags) -> FlatBags:
+    """The bags with their counts widened to int64 (stored as uint32: only
+    the bags taken are converted)."""
+    return replace(bags, counts=bags.counts.astype(np.int64))
 
 
 def _among(values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Which ``values`` are in ``wanted`` (sorted, a few hundred): a table of
-    their low 16 bits rules most values out with one look-up each, then a
-    binary search decides the rest (``np.isin`` would sort the many values)."""
+    """Positions of the ``values`` (uint64) that are in ``wanted`` (sorted, a
+    few hundred), in order: a table of their low 16 bits rules most values
+    out with one look-up each (read through a view, no copy), then a binary
+    search decides the rest (``np.isin`` would sort the many values)."""
     table = np.zeros(1 << 16, bool)
     table[(wanted & np.uint64(0xFFFF)).astype(np.intp)] = True
-    maybe = np.flatnonzero(table[(values & np.uint64(0xFFFF)).astype(np.intp)])
+    low_bits = np.ascontiguousarray(values, "<u8").view("<u2")[::4]
+    maybe = np.flatnonzero(table[low_bits])
     where = np.minimum(np.searchsorted(wanted, values[maybe]), len(wanted) - 1)
-    found = np.zeros(len(values), bool)
-    found[maybe] = wanted[where] == values[maybe]
-    return found
+    return maybe[wanted[where] == values[maybe]]
 
 
 def holding_plain(packed: Sequence[codec.PackedFeatures], wanted: Iterable[int], *, joins: bool) -> list[tuple[int, int, Bag]]:
@@ -286,6 +315,19 @@ def identical(flat: codec.FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> 
             if ok and key in wanted and any(bag == other for other in bags)
         ]
     return found
+
+
+def _held(
+    flat: codec.FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joins: bool
+) -> tuple[list[tuple[int, int, Bag]], FlatBags | None]:
+    """The entries of a check's partial index: those holding a usual feature
+    and those identical to a bag of ``alone``, with their bags as arrays
+    (None when some are identical ones: a rare case, made from the dicts)."""
+    held = Held.of(flat, usual, joins=joins)
+    more = identical(flat, alone, joins=joins)
+    if more:
+        return _with_identical(held.entries(), more), None
+    return held.entries(), held.bags
 
 
 def _with_identical(entries: list[tuple[int, int, Bag]], more: list[tuple[int, int, Bag]]) -> list[tuple[int, int, Bag]]:

@@ -30,6 +30,7 @@ import numpy as np
 
 from partialdup.core.arrays import sorted_isin, sorted_unique
 from partialdup.core.types import Bag
+from partialdup.index.flatbags import FlatBags
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
 from partialdup.methods.similarity import CopyRule
@@ -47,6 +48,8 @@ class PartialIndex:
         entries: (document number, sentence, bag) of the held sentences, in
             increasing (document, sentence) order, as the full index would
             number them.
+        flat: The bags of ``entries`` as arrays, in the same order, when
+            known (else made from the dicts).
         held: Feature -> sentences of the whole collection holding it, for
             every feature a query may bring (absent: held by none): the
             postings a query skips.
@@ -61,15 +64,15 @@ class PartialIndex:
     def __init__(
         self,
         entries: Sequence[tuple[int, int, Bag]],
+        flat: FlatBags | None,
         held: Mapping[int, int],
         distinct: Mapping[int, int],
         max_postings: int,
         frequent_total: Callable[[], int],
     ) -> None:
         self.index = FeatureIndex(max_postings=sys.maxsize)
-        for doc, sentence, bag in entries:
-            self.index.add(doc, sentence, bag)
-        self._all = SparseIndex(self.index)
+        self.index.add_all(entries, None if flat is None else flat.totals().tolist())
+        self._all = SparseIndex(self.index, flat)
         self._held = held
         self._distinct = distinct
         self._max_postings = max_postings

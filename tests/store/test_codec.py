@@ -62,3 +62,6 @@ def test_words_of_many_chunks_read_in_any_order(detector, sources) -> None:
         stored = codec.unpack_words(part)
         assert len(stored) == len(longest.words)
         assert [stored[i] for i in reversed(range(len(stored)))] == list(reversed(longest.words))
+        # Read again (kept), by negative index, and by slice: the same words.
+        assert [stored[i - len(stored)] for i in range(len(stored))] == list(longest.words) == list(stored[:])
+        assert all(stored[i] is stored[i - len(stored)] for i in range(len(stored)))
