@@ -73,10 +73,10 @@ class _Sentences(Sequence[Sentence]):
         # tests/store/test_reference.py).
         if len(self._made) < self._count:
             part, made = self._part(), self._made
-            for position, start, end in zip(range(self._count), part.starts, part.ends):
-                if position not in made:
-                    made[position] = Sentence(position, start, end)
-        return (self._made[position] for position in range(self._count))
+            every = map(Sentence, range(self._count), part.starts, part.ends)
+            # Those already made stay (a reader may hold them): set only the others.
+            self._made = {**dict(enumerate(every)), **made} if made else dict(enumerate(every))
+        return map(self._made.__getitem__, range(self._count))
 
     @overload
     def __getitem__(self, index: int) -> Sentence: ...
