@@ -10,6 +10,7 @@ each dict lists its features.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import islice
 from typing import Sequence
 
@@ -48,23 +49,27 @@ class FlatBags:
     def __len__(self) -> int:
         return len(self.sizes)
 
+    @cached_property
     def starts(self) -> np.ndarray:
-        """Where each bag's entries start (int64)."""
+        """Where each bag's entries start (int64; made once: the digests, the
+        totals and every :meth:`take` read it)."""
         return np.cumsum(self.sizes) - self.sizes
 
+    @cached_property
     def totals(self) -> np.ndarray:
-        """Each bag's size, multiplicities counted (int64)."""
+        """Each bag's size, multiplicities counted (int64; made once: the
+        store's partial index and its sparse index both read it)."""
         totals = np.zeros(len(self.sizes), np.int64)
         full = self.sizes > 0
         if full.any():
-            totals[full] = np.add.reduceat(self.counts, self.starts()[full])
+            totals[full] = np.add.reduceat(self.counts, self.starts[full])
         return totals
 
     def take(self, rows: np.ndarray) -> FlatBags:
         """The bags at ``rows`` (int64 positions), in that order."""
         rows = np.asarray(rows, np.int64)
         lengths = self.sizes[rows]
-        entries = np.repeat(self.starts()[rows] - (np.cumsum(lengths) - lengths), lengths)
+        entries = np.repeat(self.starts[rows] - (np.cumsum(lengths) - lengths), lengths)
         entries += np.arange(int(lengths.sum()), dtype=np.int64)
         return FlatBags(lengths, self.features[entries], self.counts[entries])
 

@@ -56,7 +56,7 @@ def flat_digests(flat: FlatBags) -> np.ndarray:
     """:func:`bag_digests` of bags given as arrays."""
     digests = np.zeros((len(flat), 2), np.uint64)
     full = flat.sizes > 0
-    starts = flat.starts()[full]
+    starts = flat.starts[full]
     counts = flat.counts.astype(np.uint64)
     with np.errstate(over="ignore"):
         for half, seed in enumerate(_SEEDS):

@@ -139,7 +139,7 @@ class SparseIndex:
         if flat is None:
             flat = FlatBags.of(bags)
         self._docs = np.fromiter((e.doc for e in index.sentences), np.int64, len(bags))
-        self._sizes = flat.totals()
+        self._sizes = flat.totals
         self._groups = group_bags(bags, flat_digests(flat))
         self._group_sizes = self._sizes[self._groups.first]
         rows, features, occurrences = _expand_flat(flat.take(self._groups.first))

@@ -21,6 +21,7 @@ from partialdup.text.idf import IdfTable
 
 __all__ = ["LowIdfSig", "low_idf_sig_features", "low_idf_sig_bag"]
 
+
 def low_idf_sig_features(
     tokens: Sequence[str],
     antecedents: Collection[str],

@@ -237,12 +237,11 @@ class Words(Sequence[tuple[str, ...]]):
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
         split = self._split.get(index)
-        if split is not None:
-            return split
-        position = range(self._count)[index]  # negative indexes and IndexError as a tuple's
-        split = self._split.get(position)
         if split is None:
-            split = self._split[index] = self._split[position] = self._sentence(position)
+            position = range(self._count)[index]  # negative indexes and IndexError as a tuple's
+            split = self._split.get(position)
+            if split is None:
+                split = self._split[position] = self._sentence(position)
         return split
 
     def _sentence(self, position: int) -> tuple[str, ...]:

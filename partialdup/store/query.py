@@ -176,7 +176,7 @@ class Held:
         hits = _among(features, np.array(sorted(wanted), np.uint64))
         # The bag of each hit: the last whose first entry is at or before it
         # (an empty bag starts where the next one does, and comes first).
-        rows = sorted_unique(np.searchsorted(np.cumsum(sizes) - sizes, hits, side="right") - 1)
+        rows = sorted_unique(np.searchsorted(stored.starts, hits, side="right") - 1)
         if joins:
             documents = np.searchsorted(flat.join_starts, rows, side="right") - 1
             positions = flat.join_at[rows].astype(np.int64)
@@ -332,7 +332,7 @@ def _held(
 
 def _with_identical(entries: list[tuple[int, int, Bag]], more: list[tuple[int, int, Bag]]) -> list[tuple[int, int, Bag]]:
     """Both lists of entries, in (document, sentence) order (they share none)."""
-    return sorted(entries + more, key=lambda entry: (entry[0], entry[1])) if more else entries
+    return sorted(entries + more, key=lambda entry: (entry[0], entry[1]))
 
 
 def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[int]:

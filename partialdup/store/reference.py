@@ -72,10 +72,10 @@ class _Sentences(Sequence[Sentence]):
         # as indexing one by one (the plain reference, proven equal in
         # tests/store/test_reference.py).
         if len(self._made) < self._count:
-            part, made = self._part(), self._made
-            every = map(Sentence, range(self._count), part.starts, part.ends)
-            # Those already made stay (a reader may hold them): set only the others.
-            self._made = {**dict(enumerate(every)), **made} if made else dict(enumerate(every))
+            part = self._part()
+            every = dict(enumerate(map(Sentence, range(self._count), part.starts, part.ends)))
+            every.update(self._made)  # those already made stay (a reader may hold them)
+            self._made = every
         return map(self._made.__getitem__, range(self._count))
 
     @overload

@@ -71,7 +71,7 @@ class PartialIndex:
         frequent_total: Callable[[], int],
     ) -> None:
         self.index = FeatureIndex(max_postings=sys.maxsize)
-        self.index.add_all(entries, None if flat is None else flat.totals().tolist())
+        self.index.add_all(entries, None if flat is None else flat.totals.tolist())
         self._all = SparseIndex(self.index, flat)
         self._held = held
         self._distinct = distinct

@@ -63,10 +63,9 @@ _LINE = "\n"
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
-#: A Han run's words, their common forms, and where each starts in the run
-#: (``()`` in accurate mode, where the words follow each other).
 #: A Han run as segmented: each word's length (in the run), each word's
-#: common form, and, in the full and search modes, where each word starts.
+#: common form, and, in the full and search modes, where each word starts
+#: (``()`` in accurate mode, where the words follow each other).
 _Segmented = tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]
 
 

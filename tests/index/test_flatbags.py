@@ -14,11 +14,11 @@ bags = st.lists(st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), s
 def test_flat_bags_keep_every_bag_and_take_any_of_them(chosen, data) -> None:
     flat = FlatBags.of(chosen)
     assert flat.dicts() == chosen and [list(b) for b in flat.dicts()] == [list(b) for b in chosen]
-    assert flat.totals().tolist() == [sum(b.values()) for b in chosen]
+    assert flat.totals.tolist() == [sum(b.values()) for b in chosen]
     rows = data.draw(st.lists(st.integers(0, max(len(chosen) - 1, 0)), max_size=10)) if chosen else []
     taken = flat.take(np.array(rows, np.int64))
     assert taken.dicts() == [chosen[r] for r in rows]
-    assert taken.totals().tolist() == [sum(chosen[r].values()) for r in rows]
+    assert taken.totals.tolist() == [sum(chosen[r].values()) for r in rows]
 
 
 _M = (1 << 64) - 1
