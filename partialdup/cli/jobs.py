@@ -97,7 +97,8 @@ def _run_plagiarism(args: argparse.Namespace) -> int:
         detection, references = _from_store(args, detector, queries.documents)
     else:
         references = _read(args.against, args.strict, args)
-        detection = detector.check(queries.documents, references.documents)
+        # The boilerplate spans are the report's common regions.
+        detection = detector.check(queries.documents, references.documents, boilerplate_spans=True)
     spans = detection.spans
     reports = plagiarism_reports(
         queries.documents, references.documents, spans, common=args.common, boilerplate=detection.boilerplate_spans
@@ -122,7 +123,7 @@ def _from_store(args: argparse.Namespace, detector: Any, queries: Any) -> tuple[
     from partialdup.text.resources import load_idf
 
     with Store(args.db, detector, load_idf(args.idf)) as store:
-        detection = store.check(queries)
+        detection = store.check(queries, boilerplate_spans=True)
         named = sorted({span.b for span in (*detection.spans, *detection.boilerplate_spans)})
         return detection, ReadResult(tuple(store.read(named)), ())
 

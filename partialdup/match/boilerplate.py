@@ -26,9 +26,11 @@ document pair:
 Boilerplate pairs are left out of the copies (their sentences do not count
 in a span's gap) and the sentences are listed (:class:`BoilerplateSentence`);
 the spans of the boilerplate pairs are built apart
-(:attr:`partialdup.pipeline.base.Detection.boilerplate_spans`: always in
-``check``, on request in ``detect``, where a footer in every document would
-make a span for every pair of documents). The spans between two documents do
+(:attr:`partialdup.pipeline.base.Detection.boilerplate_spans`) on request:
+the plagiarism job asks, for its common regions; ``detect`` and ``check``
+don't by default, where a footer in every document would make a span for
+every pair of documents, and a licence paragraph in a query one for every
+stored document holding it. The spans between two documents do
 not depend on other documents: adding a document can move a span between
 two others from the copies to the boilerplate spans (one more copy makes a
 passage boilerplate), never remove it.

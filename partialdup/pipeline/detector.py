@@ -184,12 +184,20 @@ class Detector(LookupStage, SpanStage):
             judged=partial(engine.judged, self),
         )
 
-    def check(self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None) -> Detection:
-        """Passages of each query copied from any reference (A = query, B = reference)."""
+    def check(
+        self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None,
+        boilerplate_spans: bool = False,
+    ) -> Detection:
+        """Passages of each query copied from any reference (A = query, B = reference).
+
+        ``engine`` and ``boilerplate_spans`` as in :meth:`check_against`.
+        """
         engine = engine or self.local_engine()
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
             reference_docs = list(engine.features(self, references))
-            return self.check_against(queries, reference_docs, self.build_index(reference_docs), engine=engine)
+            return self.check_against(
+                queries, reference_docs, self.build_index(reference_docs), engine=engine, boilerplate_spans=boilerplate_spans
+            )
 
     def check_against(
         self,
@@ -199,6 +207,7 @@ class Detector(LookupStage, SpanStage):
         *,
         only_pairs: Collection[tuple[str, str]] | None = None,
         engine: Engine | None = None,
+        boilerplate_spans: bool = False,
     ) -> Detection:
         """Query documents against an index built by :meth:`build_index`.
 
@@ -210,13 +219,19 @@ class Detector(LookupStage, SpanStage):
                 are reported, as in PAN's pairs file.
             engine: Where the features and the pair checks run (the same
                 spans wherever): ``config.jobs`` local processes when None.
+            boilerplate_spans: Also build the spans of the boilerplate pairs
+                (``Detection.boilerplate_spans``, the plagiarism job's common
+                regions); the sentences are listed either way. Off by
+                default, as in :meth:`detect`: a licence paragraph in the
+                query pairs it with every stored document holding the
+                licence, most of a check's spans at a million sentences.
         """
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
-            return self._check_against(queries, references, index, only_pairs, engine or self.local_engine())
+            return self._check_against(queries, references, index, only_pairs, engine or self.local_engine(), boilerplate_spans)
 
     def _check_against(
         self, queries: Iterable[AnyDocument], references: Sequence[DocumentFeatures], index: ReferenceIndex,
-        only_pairs: Collection[tuple[str, str]] | None, engine: Engine,
+        only_pairs: Collection[tuple[str, str]] | None, engine: Engine, boilerplate_spans: bool,
     ) -> Detection:
         query_docs = list(engine.features(self, queries))
         keep = None
@@ -225,7 +240,7 @@ class Detector(LookupStage, SpanStage):
         lookups = self._query_lookups(query_docs, index, references, engine.candidate_product)
         detection = self._spans(
             lookups, FoundPairs(), query_docs, references, index, keep=keep, runner=partial(engine.pair_spans, self),
-            judged=partial(engine.judged, self),
+            boilerplate_spans=boilerplate_spans, judged=partial(engine.judged, self),
         )
         if not self.config.single_origin:
             return detection

@@ -102,7 +102,7 @@ class SpanStage(EditedStage):
         *,
         keep: Callable[[int, int], bool] | None = None,
         runner: PairRunner | None = None,
-        boilerplate_spans: bool = True,
+        boilerplate_spans: bool,
         judged: Judged | None = None,
     ) -> Detection:
         """Sentence pairs from the look-ups (whole matches, near misses whose

@@ -55,14 +55,16 @@ __all__ = ["check_stored", "holding", "Held", "identical", "FeatureCounts"]
 
 
 def check_stored(
-    db: sqlite3.Connection, detector: Detector, query_docs: Sequence[DocumentFeatures], cache: TextCache | None = None
+    db: sqlite3.Connection, detector: Detector, query_docs: Sequence[DocumentFeatures], cache: TextCache | None = None,
+    *, boilerplate_spans: bool = False,
 ) -> Detection:
     """Passages of each query copied from the stored documents (inside the caller's read transaction).
 
     The spans equal those of ``detector.check(query_docs, stored documents)``; the
     statistics count the whole collection (but ``frequent_sentences``, not known: 0).
     ``cache`` keeps the texts read for later checks (valid for the caller's
-    state of the store; None: none kept).
+    state of the store; None: none kept). ``boilerplate_spans`` as in
+    :meth:`~partialdup.pipeline.detector.Detector.check_against`.
     """
     in_sentences, in_joins = _query_bags(detector, query_docs)
     wanted = {f for bag in in_sentences for f in bag}
@@ -96,7 +98,9 @@ def check_stored(
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
     references.collection_words = words.collection
-    detection = detector.check_against(query_docs, references, index)  # type: ignore[arg-type]
+    detection = detector.check_against(
+        query_docs, references, index, boilerplate_spans=boilerplate_spans  # type: ignore[arg-type]
+    )
     return replace(detection, stats=_run_stats(db, detection.stats, query_docs))
 
 

@@ -222,11 +222,12 @@ class StoredReference:
     @_Lazy
     def sentences(self) -> Sequence[Sentence]:
         # Most candidates are only counted and passed on, never paired: their
-        # text is not read until a sentence is. The reader holds the text,
-        # not self: no reference cycle, so a check's candidates are freed
-        # when it ends, without waiting for the garbage collector.
-        text = self._text
-        return _Sentences(self._count, lambda: text.part)
+        # text is neither read nor made until a sentence is. The reader holds
+        # the check's texts, not self: no reference cycle, so a check's
+        # candidates are freed when it ends, without waiting for the garbage
+        # collector.
+        texts, number, count = self._texts, self._number, self._count
+        return _Sentences(count, lambda: texts(number, count).part)
 
     @_Lazy
     def tokens(self) -> tuple[int, ...]:

@@ -180,13 +180,15 @@ class Store:
         """Move every committed row from the WAL into the database file (and empty the WAL)."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def check(self, queries: Iterable[AnyDocument]) -> Detection:
+    def check(self, queries: Iterable[AnyDocument], *, boilerplate_spans: bool = False) -> Detection:
         """Passages of each query copied from the stored documents (A = query, B = stored).
 
         The spans equal those of ``detector.check(queries, stored documents)``
         but for the reach of the searches over every stored sentence's words
         (see :mod:`partialdup.store.query`); the statistics count the whole collection. All reads happen in one
         read transaction: a writer committing meanwhile is not seen halfway.
+        ``boilerplate_spans``: also build the spans of the boilerplate pairs
+        (see :meth:`~partialdup.pipeline.detector.Detector.check_against`).
         """
         detector = self.detector
         with collector_paused():
@@ -197,7 +199,7 @@ class Store:
                 # texts may be stale. Read once the snapshot is taken (by a read).
                 self._db.execute("SELECT count(*) FROM meta").fetchone()
                 self._cache.valid_for(self._db.execute("PRAGMA data_version").fetchone()[0])
-                return check_stored(self._db, detector, query_docs, self._cache)
+                return check_stored(self._db, detector, query_docs, self._cache, boilerplate_spans=boilerplate_spans)
             finally:
                 self._db.execute("COMMIT")
 

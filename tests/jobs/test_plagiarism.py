@@ -81,7 +81,7 @@ def test_a_licence_paragraph_in_four_sources_is_template_text(idf, tokenizer):
     # A query of its own text and the paragraph: the paragraph is listed, not counted.
     own = (SAMPLES / "fortunes-zh.fortuneszh_chinese_debref_ch01.txt").read_text(encoding="utf-8")
     query = Document("essay", own + "\n\n" + paragraph + "\n")
-    found = detector.check([query], refs)
+    found = detector.check([query], refs, boilerplate_spans=True)
     [report] = plagiarism_reports([query], refs, found.spans, boilerplate=found.boilerplate_spans)
     templates = [r for r in report.regions if r.common]
     assert templates and all(r.sources == ("GPL-2.txt", *sorted(hosts)) and r.start >= len(own) for r in templates)
@@ -91,6 +91,6 @@ def test_a_licence_paragraph_in_four_sources_is_template_text(idf, tokenizer):
     # The appendix copies the whole GPL-2: the paragraph is part of a longer
     # copied passage, which counts whole; the template region is still listed.
     appendix = Document("appendix", (SAMPLES / "installation-guide.appendix-F.en.txt").read_text(encoding="utf-8"))
-    found = detector.check([appendix], refs)
+    found = detector.check([appendix], refs, boilerplate_spans=True)
     [report] = plagiarism_reports([appendix], refs, found.spans, boilerplate=found.boilerplate_spans)
     assert report.share > 0.95 and any(r.common for r in report.regions)

@@ -162,9 +162,11 @@ def test_a_query_passage_in_three_references_is_boilerplate_and_listed(detector,
     passage = PASSAGES[1]
     query = Document("q", with_passage(host(0), passage, 0.3)[0])
     references = [Document(f"r{i}", with_passage(host(i), passage, 0.6)[0]) for i in (1, 2, 3)]
-    found = detector.check([query], references)
+    found = detector.check([query], references, boilerplate_spans=True)
     assert found.spans == ()
     assert {s.b for s in found.boilerplate_spans} == {"r1", "r2", "r3"}
+    plain = detector.check([query], references)  # the boilerplate spans are built on request only
+    assert (plain.spans, plain.boilerplate_spans, plain.boilerplate_sentences) == ((), (), found.boilerplate_sentences)
     assert found.boilerplate_sentences and all(s.doc == "q" and s.documents == 3 for s in found.boilerplate_sentences)
     assert found.stats.boilerplate_sentences == len(found.boilerplate_sentences)
     off = make_detector("low-idf-sig", idf, Config(boilerplate=0), tokenizer=tokenizer)

@@ -40,6 +40,20 @@ def test_same_spans_and_counts_as_check_against(tmp_path, tokenizer, idf, source
         assert expected.stats.frequent_features > 0 and expected.stats.skipped_postings > 0
 
 
+def test_the_boilerplate_spans_on_request_as_check_against(tmp_path, tokenizer, idf, sources, suspicious) -> None:
+    # The plagiarism job's common regions: built when asked for, the same
+    # as in memory; the copies are the same either way.
+    detector = make_detector("low-idf-sig", idf, Config(boilerplate=2), tokenizer=tokenizer)
+    expected = detector.check(suspicious, sources, boilerplate_spans=True)
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=7)
+        found = store.check(suspicious, boilerplate_spans=True)
+        plain = store.check(suspicious)
+    assert expected.boilerplate_spans and found.boilerplate_spans == expected.boilerplate_spans
+    assert (plain.spans, plain.boilerplate_spans) == (found.spans, ()) and found.spans == expected.spans
+    assert plain.boilerplate_sentences == found.boilerplate_sentences == expected.boilerplate_sentences
+
+
 def test_the_word_searches_read_only_their_candidates(tmp_path, tokenizer, idf, sources, suspicious) -> None:
     # The stored documents handed to the detector name the sentences its
     # word searches look at: fewer than all, and the spans are still
