@@ -6,8 +6,9 @@ reads far more documents' features (to find its candidate sentences) than
 documents' texts (only those it matched):
 
 * the *features* blob: the 64-bit hashes of every sentence's bag and every
-  rejoined pair's bag, raw (they are random: zlib would not shrink them, only
-  slow their reading), then, compressed, the bag sizes, multiplicities,
+  rejoined pair's bag, and each sentence's 64-bit filter of its words
+  (:mod:`partialdup.store.blooms`), raw (they are random: zlib would not
+  shrink them, only slow their reading), then, compressed, the bag sizes, multiplicities,
   matchable flags, rejoined positions and token counts (small integers that
   compress well): all a query reads of a candidate it does not pair;
 * the *text* blob, three parts compressed apart, so that each is read only
@@ -41,10 +42,12 @@ import numpy as np
 import zstandard
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.store.blooms import EVERY_WORD, sentence_blooms
 
 __all__ = [
     "PackedFeatures", "FlatFeatures", "TextPart", "unpack_many", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
     "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "LEVEL", "to_signed", "from_signed",
+    "word_blooms",
     "compress", "decompress",
 ]
 
@@ -112,6 +115,7 @@ class PackedFeatures:
         join_features: Their features, pair after pair (uint64).
         join_counts: Their multiplicities.
         tokens: Tokens per sentence.
+        word_blooms: Per sentence, the filter of its words (uint64).
     """
 
     bag_sizes: np.ndarray
@@ -123,6 +127,7 @@ class PackedFeatures:
     join_features: np.ndarray
     join_counts: np.ndarray
     tokens: np.ndarray
+    word_blooms: np.ndarray
 
     def sentence_rows(self) -> np.ndarray:
         """The sentence of each entry of ``features``."""
@@ -174,7 +179,8 @@ def pack(doc: DocumentFeatures, matchable: Sequence[bool]) -> tuple[bytes, bytes
         np.array(doc.tokens, _I32).tobytes(),
     ))
     header = _HEADER.pack(len(doc.bags), len(features), len(doc.joins), len(join_features))
-    feature_blob = header + features.tobytes() + join_features.tobytes() + compress(small)
+    blooms = sentence_blooms(doc.words) if len(doc.words) == len(doc.bags) else np.full(len(doc.bags), EVERY_WORD, _U64)
+    feature_blob = header + features.tobytes() + join_features.tobytes() + blooms.tobytes() + compress(small)
     offsets = np.array([(s.start, s.end) for s in doc.sentences], _I32).reshape(-1, 2).T
     others = {f.name: getattr(doc, f.name) for f in dataclasses.fields(doc) if f.name not in _APART_FIELDS}
     parts = (
@@ -282,12 +288,18 @@ def unpack_features(blob: bytes) -> PackedFeatures:
     """The arrays of a features blob made by :func:`pack`."""
     n, m, k, mj = _HEADER.unpack_from(blob)
     raw = _Reader(blob, _HEADER.size)
-    features, join_features = raw.take(_U64, m), raw.take(_U64, mj)
+    features, join_features, blooms = raw.take(_U64, m), raw.take(_U64, mj), raw.take(_U64, n)
     small = _Reader(decompress(blob[raw.offset:]))
     sizes, counts, matchable = small.take(_I32, n), small.take(_U32, m), small.take(_U8, n)
     join_at, join_sizes, join_counts = small.take(_I32, k), small.take(_I32, k), small.take(_U32, mj)
     tokens = small.take(_I32, n)
-    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens)
+    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms)
+
+
+def word_blooms(blob: bytes) -> np.ndarray:
+    """The filters of a features blob's sentences (a view: nothing decompressed)."""
+    n, m, _, mj = _HEADER.unpack_from(blob)
+    return np.frombuffer(blob, _U64, n, _HEADER.size + 8 * (m + mj))
 
 
 @dataclass(frozen=True)
@@ -305,6 +317,7 @@ class FlatFeatures:
     join_features: np.ndarray
     join_counts: np.ndarray
     tokens: np.ndarray
+    word_blooms: np.ndarray
     sentence_starts: np.ndarray
     feature_starts: np.ndarray
     join_starts: np.ndarray
@@ -326,6 +339,7 @@ class FlatFeatures:
         return PackedFeatures(
             self.bag_sizes[s0:s1], self.features[f0:f1], self.counts[f0:f1], self.matchable[s0:s1], self.join_at[j0:j1],
             self.join_sizes[j0:j1], self.join_features[g0:g1], self.join_counts[g0:g1], self.tokens[s0:s1],
+            self.word_blooms[s0:s1],
         )
 
 
@@ -334,21 +348,24 @@ def unpack_many(blobs: Sequence[bytes]) -> FlatFeatures:
     one NumPy array per kind, not one per kind and document)."""
     heads = np.array([_HEADER.unpack_from(blob) for blob in blobs], np.int64).reshape(-1, 4)
     n, m, k, mj = heads.T
-    kinds: list[list[bytes]] = [[] for _ in range(9)]
+    kinds: list[list[bytes]] = [[] for _ in range(10)]
     for blob, (sentences, entries, joins, join_entries) in zip(blobs, heads.tolist()):
-        raw_end = _HEADER.size + 8 * (entries + join_entries)
-        kinds[0].append(blob[_HEADER.size:_HEADER.size + 8 * entries])
-        kinds[1].append(blob[_HEADER.size + 8 * entries:raw_end])
-        small = decompress(blob[raw_end:])
+        # features, join features, filters, raw, as pack writes them
+        raw = list(accumulate((8 * entries, 8 * join_entries, 8 * sentences), initial=_HEADER.size))
+        for kind, low, high in zip(range(3), raw, raw[1:]):
+            kinds[kind].append(blob[low:high])
+        small = decompress(blob[raw[-1]:])
         # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, as pack writes them
         ends = list(accumulate((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences)))
-        for kind, low, high in zip(range(2, 9), [0, *ends], ends):
+        for kind, low, high in zip(range(3, 10), [0, *ends], ends):
             kinds[kind].append(small[low:high])
-    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32)
+    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32)
     arrays = [np.frombuffer(b"".join(parts), dtype) for parts, dtype in zip(kinds, dtypes)]
-    features, join_features, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens = arrays
+    features, join_features, blooms, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens = arrays
     starts = [np.concatenate(([0], np.cumsum(column))) for column in (n, m, k, mj)]
-    return FlatFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, *starts)
+    return FlatFeatures(
+        sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, *starts
+    )
 
 
 @dataclass(frozen=True)

@@ -76,10 +76,13 @@ def check_stored(
     alone = _stored_alone(db, "bags", in_sentences, counts.sentence_bags, bound)
     alone_joins = _stored_alone(db, "join_bags", in_joins, counts.join_bags, bound)
     alone_numbers = _documents_holding_all(db, [*alone, *alone_joins])
-    texts = _Texts(db, cache or TextCache())
-    words = word_candidates(db, detector.config, query_docs, lambda number: texts(number).words, texts.prefetch)
-    numbers = sorted(set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers | words.documents())
-    ids, flat = _features(db, numbers)
+    holding = set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers
+    texts, blobs = _Texts(db, cache or TextCache()), _FeatureBlobs(db)
+    words = word_candidates(
+        db, detector.config, query_docs, lambda number: texts(number).words, texts.prefetch, blobs.word_blooms
+    )
+    numbers = sorted(holding | words.documents())
+    ids, flat = blobs.unpacked(numbers)
     # Documents are numbered by their position here, in the collection's order.
     frequent = lambda: int(  # noqa: E731
         db.execute(f"SELECT count(*) FROM features WHERE sentence_bags > {int(bound)}").fetchone()[0]
@@ -349,15 +352,35 @@ def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[
     return sorted(numbers)
 
 
-def _features(db: sqlite3.Connection, numbers: Sequence[int]) -> tuple[list[str], codec.FlatFeatures]:
-    """The ids and features blobs (unpacked at once) of documents, in the order given."""
-    found: dict[int, tuple[str, bytes]] = {}
-    for chunk in slices(numbers):
-        marks = ",".join("?" * len(chunk))
-        query = f"SELECT d.doc, d.id, b.features FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
-        found.update((doc, (doc_id, blob)) for doc, doc_id, blob in db.execute(query, chunk))
-    rows = [found[n] for n in numbers]
-    return [doc_id for doc_id, _ in rows], codec.unpack_many([blob for _, blob in rows])
+class _FeatureBlobs:
+    """The ids and features blobs of the stored documents a check reads, each
+    read once: the word searches read the filters of their candidates'
+    sentences (:mod:`~partialdup.store.blooms`), then the check unpacks
+    every candidate's features, most of them the same documents."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._read: dict[int, tuple[str, bytes]] = {}
+
+    def _read_all(self, numbers: Iterable[int]) -> None:
+        missing = sorted(set(numbers) - self._read.keys())
+        for chunk in slices(missing):
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT d.doc, d.id, b.features FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
+            self._read.update((doc, (doc_id, blob)) for doc, doc_id, blob in self._db.execute(query, chunk))
+
+    def word_blooms(self, documents: np.ndarray, sentences: np.ndarray) -> np.ndarray:
+        """The filters of the words of these (document, sentence) places."""
+        numbers = documents.tolist()
+        self._read_all(numbers)
+        filters = {number: codec.word_blooms(self._read[number][1]) for number in set(numbers)}
+        return np.array([filters[number][s] for number, s in zip(numbers, sentences.tolist())], np.uint64)
+
+    def unpacked(self, numbers: Sequence[int]) -> tuple[list[str], codec.FlatFeatures]:
+        """The ids and features (unpacked at once) of documents, in the order given."""
+        self._read_all(numbers)
+        rows = [self._read[n] for n in numbers]
+        return [doc_id for doc_id, _ in rows], codec.unpack_many([blob for _, blob in rows])
 
 
 def _given(blob: bytes, _number: int) -> bytes:

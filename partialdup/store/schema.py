@@ -43,14 +43,15 @@ __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 #: 3: distinct bags counted per feature, tables of bag digests.
 #: 4: the word table (counts and places of words, see wordtable).
 #: 5: parts compressed with Zstandard instead of zlib (see codec).
-SCHEMA_VERSION = 5
+#: 6: each sentence's filter of its words in the features blob (see blooms).
+SCHEMA_VERSION = 6
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0
 
 #: Bytes of the store file a connection reads through a memory map (SQLite
 #: caps it, at 2 GiB as built here): a check reads thousands of pages, and a
-#: page read through the map costs no system call or copy (a third of a
+#: page read through the map costs no system call or copy (two thirds of a
 #: check's system time at 1M sentences; docs/store.md). Pages are still
 #: written by SQLite's own writes, never through the map.
 MMAP_BYTES = 1 << 32

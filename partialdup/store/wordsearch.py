@@ -16,11 +16,13 @@ So a check (:func:`word_candidates`)
 2. word sets: computes each query sentence's prefix with the collection's
    counts (:func:`~partialdup.index.words.prefix_words`), reads the places
    of its words, keeps the stored sentences whose word sets reach the
-   threshold with a query sentence whose prefix holds one of their words,
-   and reads the counts of those sentences' words;
+   threshold with a query sentence whose prefix holds one of their words
+   (reading the words of those whose filters, :mod:`~partialdup.store.blooms`,
+   leave it possible), and reads the counts of those sentences' words;
 3. headlines: the places of each query title's rarest key word that hold
-   its second one; the stored titles listed under a word of the query's
-   long sentences whose key words those all hold;
+   its second one (and, by their filters, may hold its common words); the
+   stored titles listed under a word of the query's long sentences whose
+   key words those all hold;
 4. hands the detector those sentences (a stored reference's ``scanned`` and
    ``scanned_headlines``) and the collection's counts
    (:class:`~partialdup.pipeline.edits.CollectionWords`): its searches then
@@ -45,6 +47,7 @@ from partialdup.match import headline_search
 from partialdup.match.embedded import MIN_TOKENS, is_han_word, title_words
 from partialdup.match.headline_search import key_words
 from partialdup.pipeline.edits import CollectionWords
+from partialdup.store.blooms import BITS, holds_all, shared_bound, word_bit
 from partialdup.store.wordtable import (
     PLACE_WIDTH, WordRow, key_fragment, read_rows, title_keys, unpack_many_places, unpack_places, unpack_titles, word_key,
 )
@@ -55,6 +58,8 @@ __all__ = ["WordCandidates", "word_candidates"]
 WordsOf = Callable[[int], Sequence[Sequence[str]]]
 #: Reads the words of these documents at once, before :data:`WordsOf` asks for them.
 Prefetch = Callable[[Iterable[int]], None]
+#: Gives the filters of the words of stored sentences: (documents, sentences) -> uint64 per place.
+BloomsOf = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def _no_prefetch(numbers: Iterable[int]) -> None:
@@ -82,24 +87,27 @@ class WordCandidates:
 
 def word_candidates(
     db: sqlite3.Connection, config: Config, query_docs: Sequence[DocumentFeatures], words_of: WordsOf,
-    prefetch: Prefetch = _no_prefetch,
+    prefetch: Prefetch = _no_prefetch, blooms_of: BloomsOf | None = None,
 ) -> WordCandidates:
     """The stored sentences the word searches of a check of ``query_docs``
     can pair, with the collection's counts (inside the caller's read transaction).
 
     ``prefetch`` is told the documents whose words are about to be read.
+    ``blooms_of`` spares reading the words of the stored sentences whose
+    filters rule them out (None: every candidate's words are read; the same
+    sentences are found either way).
     """
     found = WordCandidates()
     rows = _rows(db, {word for doc in query_docs for words in doc.words for word in words})
     sentences = {word: row.sentences for word, row in rows.items()}
     if config.edited_ratio:
-        kept = _word_set_places(rows, config.min_tokens, query_docs, words_of, prefetch)
+        kept = _word_set_places(rows, config.min_tokens, query_docs, words_of, prefetch, blooms_of)
         for doc, s in kept:
             found.words[doc].add(s)
         more = {word for doc, s in kept for word in words_of(doc)[s] if word not in rows}
         sentences.update((word, row.sentences) for word, row in _rows(db, more).items())
     if config.headlines:
-        for doc, s in _headline_places(rows, query_docs, words_of):
+        for doc, s in _headline_places(rows, query_docs, words_of, blooms_of):
             found.headlines[doc].add(s)
     found.collection = CollectionWords(sentences, {word: row.longs for word, row in rows.items()})
     return found
@@ -123,7 +131,7 @@ def _places(row: WordRow | None) -> list[tuple[int, ...]]:
 
 def _word_set_places(
     rows: dict[str, WordRow], least: int, query_docs: Sequence[DocumentFeatures], words_of: WordsOf,
-    prefetch: Prefetch = _no_prefetch,
+    prefetch: Prefetch = _no_prefetch, blooms_of: BloomsOf | None = None,
 ) -> set[tuple[int, int]]:
     """(document, sentence) of the stored sentences of at least ``least``
     words whose word sets reach the threshold with a query sentence through
@@ -134,7 +142,10 @@ def _word_set_places(
     word the table lists (all but the common ones) say how many of those a
     stored sentence holds (k), and its size (n) is in its places: it shares
     at most k + min(the query sentence's common words, n - k) words, and a
-    Jaccard of t needs t (|q| + n) / (1 + t) of them.
+    Jaccard of t needs t (|q| + n) / (1 + t) of them. With ``blooms_of``,
+    only the common words whose bit the stored sentence's filter sets count
+    (:mod:`~partialdup.store.blooms`): most of those left are ruled out
+    before their words are read.
     """
     queries = [set(words) for doc in query_docs for words in doc.words if len(words) >= least]
     own = Counter(word for words in queries for word in words)
@@ -154,9 +165,14 @@ def _word_set_places(
     key, query = pairs // len(queries), pairs % len(queries)
     order = np.argsort(keys, kind="stable")
     size = places[order[np.searchsorted(keys[order], key)], 2]
-    common = np.array([sum(1 for word in words if word in rows and rows[word].places is None) for words in queries])
-    length = np.array([len(words) for words in queries])[query]
-    hopeful = known + np.minimum(common[query], size - known) >= WORD_JACCARD * (length + size) / (1 + WORD_JACCARD) - 1e-9
+    commons = [sorted(word for word in words if word in rows and rows[word].places is None) for words in queries]
+    common = np.array([len(words) for words in commons])
+    need = WORD_JACCARD * (np.array([len(words) for words in queries])[query] + size) / (1 + WORD_JACCARD) - 1e-9
+    hopeful = known + np.minimum(common[query], size - known) >= need
+    if blooms_of is not None and hopeful.any():
+        key, query, known, size, need = key[hopeful], query[hopeful], known[hopeful], size[hopeful], need[hopeful]
+        may = shared_bound(blooms_of(key >> 24, key & 0xFFFFFF), _bit_weights(commons)[query])
+        hopeful = known + np.minimum(may, size - known) >= need
     kept: set[tuple[int, int]] = set()
     prefetch(sorted_unique(key[hopeful] >> 24).tolist())
     for place_key, rows_of_key in _grouped(key[hopeful], query[hopeful]):
@@ -167,6 +183,15 @@ def _word_set_places(
             if any(_jaccard(queries[q], distinct) >= WORD_JACCARD for q in rows_of_key):
                 kept.add(place)
     return kept
+
+
+def _bit_weights(commons: Sequence[Sequence[str]]) -> np.ndarray:
+    """Per query sentence, how many of its common words set each bit of a filter."""
+    weights = np.zeros((len(commons), BITS), np.int64)
+    for row, words in enumerate(commons):
+        for word in words:
+            weights[row, word_bit(word_key(word))] += 1
+    return weights
 
 
 def _rows_of(words: Sequence[str], sets: Sequence[set[str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -204,13 +229,17 @@ def _jaccard(first: set[str], second: set[str]) -> float:
     return len(first & second) / union if union else 0.0
 
 
-def _holding_keys(rows: dict[str, WordRow], title: Sequence[str], rarest: str, second: str, words_of: WordsOf) -> Iterable[tuple[int, int]]:
+def _holding_keys(
+    rows: dict[str, WordRow], title: Sequence[str], rarest: str, second: str, words_of: WordsOf,
+    blooms_of: BloomsOf | None = None,
+) -> Iterable[tuple[int, int]]:
     """(document, sentence) of the stored sentences holding a title's two key
     words and every word of it that is one unit (not Han): all those a long
     sentence must hold to be looked at for the title (see
     :func:`~partialdup.match.headline_search.candidate_pairs`). The places
     of the rarest key word, kept when each word whose places the table
-    keeps lists them too; read only when one of the words is common."""
+    keeps lists them too; read only when one of the words is common (and
+    the place's filter may hold them all)."""
     needed = {rarest, second, *(word for word in title if not is_han_word(word))}
     found = {(doc, s) for doc, s, _ in _places(rows.get(rarest))}
     unlisted = []
@@ -222,11 +251,15 @@ def _holding_keys(rows: dict[str, WordRow], title: Sequence[str], rarest: str, s
             unlisted.append(word)
         else:
             found &= {(doc, s) for doc, s, _ in unpack_places(row.places, PLACE_WIDTH)}
+    if unlisted and found and blooms_of is not None:
+        places = np.array(sorted(found), np.int64).reshape(-1, 2)
+        may = holds_all(blooms_of(places[:, 0], places[:, 1]), [word_key(word) for word in unlisted])
+        found = {(doc, s) for doc, s in places[may].tolist()}
     return [place for place in found if all(word in words_of(place[0])[place[1]] for word in unlisted)]
 
 
 def _headline_places(
-    rows: dict[str, WordRow], query_docs: Sequence[DocumentFeatures], words_of: WordsOf
+    rows: dict[str, WordRow], query_docs: Sequence[DocumentFeatures], words_of: WordsOf, blooms_of: BloomsOf | None = None
 ) -> set[tuple[int, int]]:
     """(document, sentence) of the stored sentences the headline search can
     pair with a query sentence: long ones holding a query title's two key
@@ -243,7 +276,7 @@ def _headline_places(
             title = words[title_words(words):]
             rarest, second = key_words(title, longs)
             if longs[rarest] <= headline_search.KEY_POSTINGS:
-                found.update(_holding_keys(rows, title, rarest, second, words_of))
+                found.update(_holding_keys(rows, title, rarest, second, words_of, blooms_of))
     fragments = {key_fragment(word_key(word)) for word in long_words}
     for word in sorted(long_words):
         row = rows.get(word)

@@ -6,6 +6,7 @@ import json
 import sqlite3
 
 from partialdup.cli.main import main
+from partialdup.store.schema import SCHEMA_VERSION
 from tests.paths import SLICE
 
 
@@ -86,4 +87,4 @@ def test_a_store_of_an_older_schema_is_refused_in_one_line(tmp_path, capsys) -> 
     for command in (["check", query, "--db", str(db)], ["index", "add", query, "--db", str(db)]):
         assert main(command) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "old.db: store schema version 3, this partialdup reads 5" in err
+        assert err.count("\n") == 1 and f"old.db: store schema version 3, this partialdup reads {SCHEMA_VERSION}" in err

@@ -6,6 +6,7 @@ import numpy as np
 
 from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.store import codec
+from partialdup.store.blooms import sentence_blooms
 
 
 def test_high_bit_features_survive_signed_storage() -> None:
@@ -29,14 +30,24 @@ def test_pack_round_trip_keeps_every_field_and_bag_order() -> None:
     assert again == doc
     assert [list(b) for b in again.bags] == [list(b) for b in doc.bags]
     assert packed.matchable.tolist() == [1, 0, 0]
+    # No words stored: every sentence may hold any word.
+    assert packed.word_blooms.tolist() == codec.word_blooms(features).tolist() == [2**64 - 1] * 3
 
 
 def test_detector_features_round_trip(detector, sources) -> None:
+    blobs = []
     for document in sources[:5]:
         features = detector.features(document)
         matchable = [detector.matchable(features, i) for i in range(len(features.bags))]
         blob, text = codec.pack(features, matchable)
         assert codec.unpack_document(document.id, codec.unpack_features(blob), text) == features
+        blobs.append(blob)
+        filters = sentence_blooms(features.words).tolist()
+        assert codec.unpack_features(blob).word_blooms.tolist() == codec.word_blooms(blob).tolist() == filters
+    flat = codec.unpack_many(blobs)
+    for i, blob in enumerate(blobs):
+        alone, among = vars(codec.unpack_features(blob)), vars(flat.document(i))
+        assert all(np.array_equal(alone[name], among[name]) for name in alone)
 
 
 def test_words_round_trip_lazily_and_keep_separators_exactly() -> None:

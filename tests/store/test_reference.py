@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from partialdup.store import Store
-from partialdup.store.query import _features, _Texts
+from partialdup.store.query import _FeatureBlobs, _Texts
 from partialdup.store.reference import StoredReference, TextCache
 
 
@@ -19,7 +19,7 @@ def stored(tmp_path, detector, idf, sources):
 
 
 def _references(db, texts, numbers):
-    ids, flat = _features(db, numbers)
+    ids, flat = _FeatureBlobs(db).unpacked(numbers)
     sizes = [int(flat.sentence_starts[i + 1] - flat.sentence_starts[i]) for i in range(len(numbers))]
     return [StoredReference(ids[i], sizes[i], flat, i, texts, n) for i, n in enumerate(numbers)]
 

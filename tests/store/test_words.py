@@ -156,3 +156,42 @@ def test_a_store_opened_without_a_detector_removes_with_the_stored_min_tokens(tm
     stored = {key: (s, l) for key, s, l in db.execute("SELECT word, sentences, longs FROM words") if s or l}
     db.close()
     assert stored == rebuilt_words(path, min_tokens=6)[0] != rebuilt_words(path)[0]
+
+
+def test_the_filters_of_words_spare_reads_and_change_no_candidate(tmp_path, monkeypatch, detector, idf, sources, suspicious) -> None:
+    # Small caps make most words common (no places): their bound is loose,
+    # and the filters rule out most of the sentences it lets through. The
+    # plain search (no filters) reads every one and finds the same sentences.
+    from partialdup.store.query import _FeatureBlobs
+
+    monkeypatch.setattr("partialdup.index.words.WORD_POSTINGS", 3)
+    monkeypatch.setattr("partialdup.match.headline_search.KEY_POSTINGS", 4)
+    references = [detector.features(d) for d in sources]
+    queries = [detector.features(d) for d in suspicious]
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=8)
+    db = sqlite3.connect(str(tmp_path / "s.db"))
+    numbers = dict(db.execute("SELECT id, doc FROM documents"))
+    words = {n: references[i].words for i, n in enumerate(numbers[d.id] for d in sources)}
+    read: list[list[int]] = [[], []]
+    found = []
+    for reads, blooms in zip(read, (None, _FeatureBlobs(db).word_blooms)):
+        words_of = lambda number, reads=reads: reads.append(number) or _Counted(words[number], reads)  # noqa: E731
+        found.append(word_candidates(db, detector.config, queries, words_of, blooms_of=blooms))
+    db.close()
+    plain, filtered = found
+    assert plain.words and (dict(plain.words), dict(plain.headlines)) == (dict(filtered.words), dict(filtered.headlines))
+    assert plain.collection == filtered.collection
+    assert len(read[1]) < len(read[0])
+
+
+class _Counted(list):
+    """A document's words, counting each sentence read in ``reads``."""
+
+    def __init__(self, sentences, reads) -> None:
+        super().__init__(sentences)
+        self._reads = reads
+
+    def __getitem__(self, index):
+        self._reads.append(index)
+        return super().__getitem__(index)
