@@ -7,6 +7,11 @@ a fraction of that to read back with :mod:`marshal`. They are kept under
 file version (path, size and modification time in its name), written whole to
 a temporary file and renamed, so that a reader sees the old file, none or the
 new one. A folder that cannot be used means no cache, never an error.
+
+Every new version of a source (a new install, a new clone, an upgrade) makes
+a new file, so writing one also removes the oldest of its kind beyond the
+:data:`KEPT` newest (each about 8 MB for the IDF tables): a folder shared by
+a few installs keeps each one's file, and old versions do not pile up.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
-__all__ = ["user_cache_dir", "cache_path", "read_cached", "write_cached"]
+__all__ = ["KEPT", "user_cache_dir", "cache_path", "read_cached", "write_cached"]
 
 #: Changes when what a cache file holds changes shape (old files are ignored).
 _FORMAT = "1"
+
+#: Files of one kind kept when another is written (the newest, by modification time).
+KEPT = 4
 
 
 def user_cache_dir() -> str | None:
@@ -97,7 +105,29 @@ def write_cached(path: str | None, value: Any) -> None:
             with os.fdopen(handle, "wb") as file:
                 marshal.dump(value, file)
             os.replace(temporary, path)
+            _prune(path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
+
+
+def _prune(path: str) -> None:
+    """Remove the files of ``path``'s kind (``KIND-HASH.SUFFIX`` beside it)
+    beyond the :data:`KEPT` newest; ``path`` itself stays. A reader holding
+    one open still reads it whole; one about to open it finds none and makes
+    it again."""
+    folder, name = os.path.split(path)
+    kind, _, rest = name.rpartition("-")
+    suffix = os.path.splitext(rest)[1]
+    if not kind:
+        return
+    with contextlib.suppress(OSError):
+        siblings = []
+        for entry in os.scandir(folder):
+            other_kind, _, other_rest = entry.name.rpartition("-")
+            if other_kind == kind and other_rest.endswith(suffix) and entry.name != name and entry.is_file(follow_symlinks=False):
+                siblings.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+        for _, stale in sorted(siblings, reverse=True)[KEPT - 1:]:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, stale))

@@ -63,3 +63,27 @@ def test_a_write_cut_short_leaves_nothing_behind(tmp_path, monkeypatch):
     monkeypatch.setattr(diskcache.marshal, "dump", full_disk)
     write_cached(str(path), ({"a": 1}, 1))
     assert os.listdir(tmp_path) == ["x.cache"] and path.read_bytes() == b"old"
+
+
+def test_old_files_of_a_kind_are_removed_beyond_the_newest(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = tmp_path / "table.tsv"
+    folder = tmp_path / "cache" / "partialdup"
+    written = []
+    for version in range(diskcache.KEPT + 3):  # each a new version of the source: a new file
+        source.write_text("a\\t1.0\\n" * (version + 1), encoding="utf-8")
+        path = cache_path("idf", [source])
+        write_cached(path, {"version": version})
+        os.utime(path, ns=(version * 10**9, version * 10**9))  # file times may tie within a tick
+        written.append(path)
+    other = cache_path("jieba", [source])
+    write_cached(other, {"other": 1})
+    (folder / "notes.txt").write_text("not a cache file", encoding="utf-8")
+    source.write_text("last", encoding="utf-8")
+    last = cache_path("idf", [source])
+    write_cached(last, {"version": "last"})
+    left = sorted(name for name in os.listdir(folder) if name.startswith("idf-"))
+    # the new one and the KEPT - 1 newest before it; the other kind and other files untouched
+    assert left == sorted(os.path.basename(p) for p in [last, *written[-(diskcache.KEPT - 1):]])
+    assert read_cached(other) == {"other": 1} and (folder / "notes.txt").exists()
+    assert read_cached(last) == {"version": "last"}
