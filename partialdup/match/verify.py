@@ -45,14 +45,18 @@ from rapidfuzz import fuzz
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
-from partialdup.match.score import normalised_letters
+from partialdup.match.score import letters, normalised_letters
 from partialdup.core.types import DocumentFeatures, Sentence
 
 __all__ = [
     "EMBEDDED_CONTAINMENT",
     "EMBEDDED_MIN_FEATURES",
+    "LETTERS_OF_WORDS",
+    "NUMBERED_HEADING",
     "NearMissCheck",
     "SentenceLetters",
+    "letter_flags",
+    "words_letters",
 ]
 
 #: An embedded copy's shorter sentence has at least this many letters and
@@ -81,6 +85,12 @@ _NUMBERED_HEADING = re.compile(r"\s*\d+(?:\.\d+)+\.?\s")
 #: Marks a sentence whose letters are not made yet (None: made, no text).
 _ABSENT: Any = object()
 
+#: Flags of a sentence (:func:`letter_flags`): its letters are its words'
+#: letters (:func:`words_letters`) ...
+LETTERS_OF_WORDS = 1
+#: ... and it starts with a numbered heading.
+NUMBERED_HEADING = 2
+
 
 @dataclass(frozen=True, slots=True)
 class SentenceLetters:
@@ -96,6 +106,37 @@ class SentenceLetters:
     letters: str
     tokens: int
     numbered_heading: bool
+
+
+def words_letters(words: Sequence[str]) -> str:
+    """The letters and digits of a sentence's normalised words: its
+    normalised letters (:func:`~partialdup.match.score.normalised_letters`)
+    where the words hold every letter of it in its own form, which
+    :func:`letter_flags` tells."""
+    return letters("".join(words))
+
+
+def letter_flags(doc: DocumentFeatures, normalise: Normaliser) -> list[int]:
+    """Per sentence of a document with its text, :data:`LETTERS_OF_WORDS`
+    when :func:`words_letters` of its words are its normalised letters, and
+    :data:`NUMBERED_HEADING` when it starts with a numbered heading.
+
+    A store keeps them, so that a check reads a stored sentence's letters
+    from its words (a chunk of a few sentences) instead of decompressing the
+    whole stored text. The words are converted to one Chinese usage word by
+    word (檔案 becomes 文件) and the letters character by character (檔案
+    becomes 档案): those sentences, and any whose words leave a letter out,
+    are read from the text.
+    """
+    if doc.text is None:
+        raise ValueError(f"{doc.id}: letter flags need the text")
+    words = doc.words if len(doc.words) == len(doc.sentences) else None
+    flags = []
+    for index, sentence in enumerate(doc.sentences):
+        heading = _NUMBERED_HEADING.match(doc.text, sentence.start, sentence.end) is not None
+        same = words is not None and words_letters(words[index]) == normalised_letters(doc.text[sentence.start:sentence.end], normalise)
+        flags.append(LETTERS_OF_WORDS * same | NUMBERED_HEADING * heading)
+    return flags
 
 
 class NearMissCheck:
@@ -130,7 +171,17 @@ class NearMissCheck:
 
     def of_sentence(self, doc: DocumentFeatures, index: int) -> SentenceLetters | None:
         """:meth:`sentence_letters` of sentence ``index`` of a document; None
-        when the document came without its text."""
+        when the document came without its text.
+
+        A document that can tell a sentence's letters without its text (a
+        stored one, from its words: see :func:`letter_flags`) has a
+        ``letters_of(index)`` giving them, or None where it cannot.
+        """
+        letters_of = getattr(doc, "letters_of", None)
+        if letters_of is not None:
+            known = letters_of(index)
+            if known is not None:
+                return known  # type: ignore[no-any-return]
         if doc.text is None:
             return None
         return self.sentence_letters(doc.text, doc.sentences[index], doc.tokens[index])

@@ -173,9 +173,12 @@ class EditedStage(DetectorBase):
         if not self._edited.whole(first, second) or self._edited.alone(first, second):
             return False
         check = self._near
-        if check is None or da.text is None or db.text is None:
+        if check is None:
             return True
-        return not check.same(check.letters(da.text, da.sentences[i]), check.letters(db.text, db.sentences[m]))
+        a, b = check.of_sentence(da, i), check.of_sentence(db, m)
+        if a is None or b is None:
+            return True
+        return not check.same(a.letters, b.letters)
 
     def _add_edited(
         self,

@@ -9,8 +9,10 @@ documents' texts (only those it matched):
   rejoined pair's bag, and each sentence's 64-bit filter of its words
   (:mod:`partialdup.store.blooms`), raw (they are random: zlib would not
   shrink them, only slow their reading), then, compressed, the bag sizes, multiplicities,
-  matchable flags, rejoined positions and token counts (small integers that
-  compress well): all a query reads of a candidate it does not pair;
+  matchable flags, rejoined positions, token counts and letter flags
+  (:func:`partialdup.match.verify.letter_flags`: whether a sentence's
+  letters can be read from its words; small integers that compress well):
+  all a query reads of a candidate it does not pair;
 * the *text* blob, three parts compressed apart, so that each is read only
   when asked for: sentence offsets and the text; the words of the
   word-level checks (words joined by ``\\x00``, sentences by ``\\x01``,
@@ -116,6 +118,8 @@ class PackedFeatures:
         join_counts: Their multiplicities.
         tokens: Tokens per sentence.
         word_blooms: Per sentence, the filter of its words (uint64).
+        letter_flags: Per sentence, its letter flags (uint8, see
+            :func:`partialdup.match.verify.letter_flags`).
     """
 
     bag_sizes: np.ndarray
@@ -128,6 +132,7 @@ class PackedFeatures:
     join_counts: np.ndarray
     tokens: np.ndarray
     word_blooms: np.ndarray
+    letter_flags: np.ndarray
 
     def sentence_rows(self) -> np.ndarray:
         """The sentence of each entry of ``features``."""
@@ -162,12 +167,15 @@ def _flat(bag_list: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return sizes, features, counts
 
 
-def pack(doc: DocumentFeatures, matchable: Sequence[bool]) -> tuple[bytes, bytes]:
+def pack(doc: DocumentFeatures, matchable: Sequence[bool], letter_flags: Sequence[int] | None = None) -> tuple[bytes, bytes]:
     """A document's (features blob, text blob).
 
     Args:
         doc: The document after the feature stage, with its text.
         matchable: Per sentence, whether the detector looks it up on its own.
+        letter_flags: Per sentence, its letter flags (see
+            :func:`partialdup.match.verify.letter_flags`); None: none set
+            (its letters are read from the text).
     """
     if doc.text is None:
         raise ValueError(f"{doc.id}: a stored document needs its text")
@@ -177,6 +185,7 @@ def pack(doc: DocumentFeatures, matchable: Sequence[bool]) -> tuple[bytes, bytes
         sizes.tobytes(), counts.tobytes(), np.array(matchable, _U8).tobytes(),
         np.array([i for i, _ in doc.joins], _I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
         np.array(doc.tokens, _I32).tobytes(),
+        np.array(letter_flags if letter_flags is not None else [0] * len(doc.bags), _U8).tobytes(),
     ))
     header = _HEADER.pack(len(doc.bags), len(features), len(doc.joins), len(join_features))
     blooms = sentence_blooms(doc.words) if len(doc.words) == len(doc.bags) else np.full(len(doc.bags), EVERY_WORD, _U64)
@@ -292,8 +301,8 @@ def unpack_features(blob: bytes) -> PackedFeatures:
     small = _Reader(decompress(blob[raw.offset:]))
     sizes, counts, matchable = small.take(_I32, n), small.take(_U32, m), small.take(_U8, n)
     join_at, join_sizes, join_counts = small.take(_I32, k), small.take(_I32, k), small.take(_U32, mj)
-    tokens = small.take(_I32, n)
-    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms)
+    tokens, flags = small.take(_I32, n), small.take(_U8, n)
+    return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, flags)
 
 
 def word_blooms(blob: bytes) -> np.ndarray:
@@ -318,6 +327,7 @@ class FlatFeatures:
     join_counts: np.ndarray
     tokens: np.ndarray
     word_blooms: np.ndarray
+    letter_flags: np.ndarray
     sentence_starts: np.ndarray
     feature_starts: np.ndarray
     join_starts: np.ndarray
@@ -330,6 +340,10 @@ class FlatFeatures:
         """Document ``i``'s token counts (a view)."""
         return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
 
+    def letter_flags_of(self, i: int) -> np.ndarray:
+        """Document ``i``'s letter flags (a view)."""
+        return self.letter_flags[self.sentence_starts[i]:self.sentence_starts[i + 1]]
+
     def document(self, i: int) -> PackedFeatures:
         """Document ``i``'s arrays (views, no copy)."""
         s0, s1 = self.sentence_starts[i], self.sentence_starts[i + 1]
@@ -339,7 +353,7 @@ class FlatFeatures:
         return PackedFeatures(
             self.bag_sizes[s0:s1], self.features[f0:f1], self.counts[f0:f1], self.matchable[s0:s1], self.join_at[j0:j1],
             self.join_sizes[j0:j1], self.join_features[g0:g1], self.join_counts[g0:g1], self.tokens[s0:s1],
-            self.word_blooms[s0:s1],
+            self.word_blooms[s0:s1], self.letter_flags[s0:s1],
         )
 
 
@@ -348,23 +362,23 @@ def unpack_many(blobs: Sequence[bytes]) -> FlatFeatures:
     one NumPy array per kind, not one per kind and document)."""
     heads = np.array([_HEADER.unpack_from(blob) for blob in blobs], np.int64).reshape(-1, 4)
     n, m, k, mj = heads.T
-    kinds: list[list[bytes]] = [[] for _ in range(10)]
+    kinds: list[list[bytes]] = [[] for _ in range(11)]
     for blob, (sentences, entries, joins, join_entries) in zip(blobs, heads.tolist()):
         # features, join features, filters, raw, as pack writes them
         raw = list(accumulate((8 * entries, 8 * join_entries, 8 * sentences), initial=_HEADER.size))
         for kind, low, high in zip(range(3), raw, raw[1:]):
             kinds[kind].append(blob[low:high])
         small = decompress(blob[raw[-1]:])
-        # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, as pack writes them
-        ends = list(accumulate((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences)))
-        for kind, low, high in zip(range(3, 10), [0, *ends], ends):
+        # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, letter flags, as pack writes them
+        ends = list(accumulate((4 * sentences, 4 * entries, sentences, 4 * joins, 4 * joins, 4 * join_entries, 4 * sentences, sentences)))
+        for kind, low, high in zip(range(3, 11), [0, *ends], ends):
             kinds[kind].append(small[low:high])
-    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32)
+    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32, _U8)
     arrays = [np.frombuffer(b"".join(parts), dtype) for parts, dtype in zip(kinds, dtypes)]
-    features, join_features, blooms, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens = arrays
+    features, join_features, blooms, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, flags = arrays
     starts = [np.concatenate(([0], np.cumsum(column))) for column in (n, m, k, mj)]
     return FlatFeatures(
-        sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, *starts
+        sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, flags, *starts
     )
 
 

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters, words_letters
 from partialdup.store import codec
 
 __all__ = ["StoredReference", "StoredText", "TextCache"]
@@ -239,6 +240,20 @@ class StoredReference:
     @_Lazy
     def words(self) -> Sequence[tuple[str, ...]]:
         return self._text.words
+
+    @_Lazy
+    def _letter_flags(self) -> list[int]:
+        return self._flat.letter_flags_of(self._position).tolist()  # type: ignore[no-any-return]
+
+    def letters_of(self, index: int) -> SentenceLetters | None:
+        """Sentence ``index`` as the character checks see it, from its words
+        and flags without the stored text (see
+        :meth:`~partialdup.match.verify.NearMissCheck.of_sentence`); None
+        where its words do not give its letters."""
+        flags = self._letter_flags[index]
+        if not flags & LETTERS_OF_WORDS:
+            return None
+        return SentenceLetters(words_letters(self.words[index]), self.tokens[index], bool(flags & NUMBERED_HEADING))
 
     @_Lazy
     def bags(self) -> tuple[Bag, ...]:

@@ -44,7 +44,8 @@ __all__ = ["SCHEMA_VERSION", "connect", "create_tables"]
 #: 4: the word table (counts and places of words, see wordtable).
 #: 5: parts compressed with Zstandard instead of zlib (see codec).
 #: 6: each sentence's filter of its words in the features blob (see blooms).
-SCHEMA_VERSION = 6
+#: 7: each sentence's letter flags in the features blob (see codec).
+SCHEMA_VERSION = 7
 
 #: How long a connection waits for another writer's lock before failing.
 BUSY_TIMEOUT_SECONDS = 60.0

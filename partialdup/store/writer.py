@@ -26,6 +26,7 @@ from partialdup.core.types import Bag, Document, DocumentFeatures
 from partialdup.pipeline.detector import Detector
 from partialdup.store import codec
 from partialdup.index.groups import bag_digests
+from partialdup.match.verify import letter_flags
 from partialdup.store.records import AddReport, signed, slices, text_hash
 from partialdup.store.wordtable import WordDeltas, document_words
 
@@ -124,7 +125,8 @@ class Writer:
              json.dumps(dict(extra), ensure_ascii=False, sort_keys=True) if extra else None),
         )
         doc = int(cursor.lastrowid or 0) if number is None else number  # a rowid is never 0 here
-        self._db.execute("INSERT INTO bodies VALUES (?, ?, ?)", (doc, *codec.pack(features, matchable)))
+        flags = letter_flags(features, self.detector.tokenizer.normalise)
+        self._db.execute("INSERT INTO bodies VALUES (?, ?, ?)", (doc, *codec.pack(features, matchable, flags)))
         with_text = features if features.text is not None else dataclasses.replace(features, text=_text(document))
         self._words.add(doc, document_words(with_text, self.detector.config.min_tokens), 1)
         sentence_bags = [bag for bag, ok in zip(features.bags, matchable) if ok]

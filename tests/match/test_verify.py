@@ -2,10 +2,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.config import Config
-from partialdup.match.verify import NearMissCheck
+from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, NearMissCheck, letter_flags, words_letters
 
 DEFAULT_MIN_RATIO, DEFAULT_MIN_INSIDE = Config().near_ratio, Config().embedded_ratio
-from partialdup.core.types import Sentence
+from partialdup.core.types import DocumentFeatures, Sentence
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +118,22 @@ def test_letters_are_the_alphanumeric_characters(tokenizer, text):
     check = NearMissCheck(tokenizer.normalise, DEFAULT_MIN_RATIO)
     normalised, _ = tokenizer.normalise(text)
     assert check.letters(text, whole(text)) == "".join(char for char in normalised if char.isalnum())
+
+
+def test_letter_flags_tell_where_the_words_give_the_letters(tokenizer, check):
+    # Lines of manpages-zh and the Debian handbook: Simplified text, a
+    # Traditional one whose words change usage (網際網路 becomes 互联网, its
+    # letters only 网际网路), and a numbered heading.
+    lines = ["即使指定了 -force ，尝试覆写一个非空目录。", "RFC 2026 定義網際網路協定標準化的程序。", "9.2.1.4. 使用端口转发创建加密隧道"]
+    text = "\n".join(lines)
+    starts = [0, len(lines[0]) + 1, len(lines[0]) + len(lines[1]) + 2]
+    sentences = tuple(Sentence(i, start, start + len(line)) for i, (start, line) in enumerate(zip(starts, lines)))
+    words = tuple(tokenizer.sentence_words(text, [(s.start, s.end) for s in sentences]))
+    doc = DocumentFeatures("d", sentences, ({},) * 3, (1,) * 3, text, words=words)
+    flags = letter_flags(doc, tokenizer.normalise)
+    assert flags == [LETTERS_OF_WORDS, 0, LETTERS_OF_WORDS | NUMBERED_HEADING]
+    for sentence, sentence_words, flag in zip(sentences, words, flags):
+        same = words_letters(sentence_words) == check.letters(text, sentence)
+        assert same == bool(flag & LETTERS_OF_WORDS)
+    # Without words, every letter is read from the text.
+    assert letter_flags(DocumentFeatures("d", sentences, ({},) * 3, (1,) * 3, text), tokenizer.normalise) == [0, 0, NUMBERED_HEADING]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures, Sentence
+from partialdup.match.verify import letter_flags
 from partialdup.store import codec
 from partialdup.store.blooms import sentence_blooms
 
@@ -30,6 +31,7 @@ def test_pack_round_trip_keeps_every_field_and_bag_order() -> None:
     assert again == doc
     assert [list(b) for b in again.bags] == [list(b) for b in doc.bags]
     assert packed.matchable.tolist() == [1, 0, 0]
+    assert packed.letter_flags.tolist() == [0, 0, 0]  # none given: every letter read from the text
     # No words stored: every sentence may hold any word.
     assert packed.word_blooms.tolist() == codec.word_blooms(features).tolist() == [2**64 - 1] * 3
 
@@ -39,8 +41,10 @@ def test_detector_features_round_trip(detector, sources) -> None:
     for document in sources[:5]:
         features = detector.features(document)
         matchable = [detector.matchable(features, i) for i in range(len(features.bags))]
-        blob, text = codec.pack(features, matchable)
+        flags = letter_flags(features, detector.tokenizer.normalise)
+        blob, text = codec.pack(features, matchable, flags)
         assert codec.unpack_document(document.id, codec.unpack_features(blob), text) == features
+        assert codec.unpack_features(blob).letter_flags.tolist() == flags
         blobs.append(blob)
         filters = sentence_blooms(features.words).tolist()
         assert codec.unpack_features(blob).word_blooms.tolist() == codec.word_blooms(blob).tolist() == filters

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from partialdup.match.verify import NearMissCheck
 from partialdup.store import Store
 from partialdup.store.query import _FeatureBlobs, _Texts
 from partialdup.store.reference import StoredReference, TextCache
@@ -68,3 +69,30 @@ def test_iterating_sentences_is_indexing_them_one_by_one(stored) -> None:
         assert list(first.sentences) == [second.sentences[i] for i in range(len(doc.sentences))] == list(doc.sentences)
         assert first.sentences[len(doc.sentences) // 2] is some
         assert all(a is b for a, b in zip(first.sentences, first.sentences))
+
+
+def test_letters_read_from_words_are_the_letters_of_the_text(stored, detector) -> None:
+    # The plain reference: every sentence's letters made from the stored text.
+    db, features = stored
+    numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
+    references = _references(db, _Texts(db, TextCache()), numbers)
+    check = NearMissCheck(detector.tokenizer.normalise, detector.config.near_ratio, detector.config.embedded_ratio)
+    from_words = 0
+    for reference, doc in zip(references, features):
+        for i, sentence in enumerate(doc.sentences):
+            plain = check.sentence_letters(doc.text, sentence, doc.tokens[i])
+            known = reference.letters_of(i)
+            if known is not None:
+                from_words += 1
+                assert known == plain
+            assert check.of_sentence(reference, i) == plain == check.of_sentence(doc, i)
+    assert from_words > 0.9 * sum(len(doc.sentences) for doc in features)
+
+
+def test_letters_are_read_without_the_stored_text(stored, detector) -> None:
+    db, features = stored
+    numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
+    reference = _references(db, _Texts(db, TextCache()), numbers)[0]
+    i = next(i for i in range(len(features[0].sentences)) if reference.letters_of(i) is not None)
+    reference.letters_of(i)
+    assert "text" not in vars(reference) and "_part" not in vars(reference)
