@@ -329,3 +329,40 @@ def test_word_pairs_found_again_by_the_feature_search_are_read_once():
     found = PairMatches(np.array([2, 3]), np.array([0, 1]), np.array([0.3, 0.3]), np.array([1, 1]), 2, 0)
     words = [((1, 0), (0, 0), 0.2), ((0, 0), (1, 0), 0.2), ((1, 0), (0, 1), 0.1), ((1, 1), (0, 1), 0.4), ((9, 9), (0, 0), 0.1)]
     assert _not_found_in(words, found, keys) == [((0, 0), (1, 0), 0.2), ((1, 0), (0, 1), 0.1), ((9, 9), (0, 0), 0.1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab 中文。「」“”\"'\n")), max_size=60),
+    cuts=st.lists(st.integers(0, 60), max_size=8),
+    gaps=st.booleans(),
+)
+def test_the_sentences_holding_quotation_marks_are_those_a_search_per_sentence_finds(text, cuts, gaps):
+    # The plain reference: the opening marks searched sentence by sentence.
+    from partialdup.core.types import Sentence
+    from partialdup.pipeline.detector import _OPENERS, _holding_openers
+
+    edges = sorted({0, len(text), *(min(c, len(text)) for c in cuts)})
+    # Sentences in order, touching or (as the splitter leaves white space out) with gaps.
+    sentences = [Sentence(i, lo + (1 if gaps and hi - lo > 1 else 0), hi) for i, (lo, hi) in enumerate(zip(edges, edges[1:]))]
+    plain = [i for i, s in enumerate(sentences) if _OPENERS.search(text, s.start, s.end)]
+    assert _holding_openers(text, sentences) == plain
+
+
+def test_quotations_are_those_of_a_look_at_every_sentence(detector, sources, suspicious):
+    # Real text: the quotations found are those the loop over every sentence finds.
+    from partialdup.pipeline import detector as module
+
+    found = 0
+    for document in [*sources, *suspicious]:
+        tokenized = detector.tokenize(document)
+        every = list(range(len(tokenized.sentences)))
+        original = module._holding_openers
+        module._holding_openers = lambda text, sentences: every
+        try:
+            plain = list(detector._quotations(tokenized.text, tokenized.sentences, tokenized.tokens))
+        finally:
+            module._holding_openers = original
+        assert list(detector._quotations(tokenized.text, tokenized.sentences, tokenized.tokens)) == plain
+        found += len(plain)
+    assert found  # the texts hold quotations
