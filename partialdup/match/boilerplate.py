@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from partialdup.core.config import CROWD_DOCUMENTS
 from partialdup.core.types import DocumentFeatures
@@ -169,20 +169,46 @@ def _groups(pairs: Iterable[tuple[_Node, _Node]]) -> dict[_Node, _Node]:
 def _components(pairs: Iterable[tuple[_Node, _Node]]) -> dict[_Node, int]:
     """Each sentence's group, as :func:`_groups` finds them (the same
     partition; a group is named by a number here, not its smallest node):
-    the connected components of the pair graph, computed by SciPy on the
-    sentences numbered in order of appearance. A run pairs hundreds of
-    thousands of sentences, mostly boilerplate: the plain union-find is
-    the reference, kept for the tests."""
-    import numpy as np  # imported here: SciPy is slow to import and only a run needs it
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
+    the connected components of the pair graph, on the sentences numbered in
+    order of appearance, by NumPy (:func:`_smallest_linked`). A run pairs
+    hundreds of thousands of sentences, mostly boilerplate: the plain
+    union-find is the reference, kept for the tests."""
+    import numpy as np  # imported here: only a run needs it
 
     numbers: dict[_Node, int] = {}
     ends = [numbers.setdefault(node, len(numbers)) for pair in pairs for node in pair]
     first, second = np.array(ends[0::2], np.int64), np.array(ends[1::2], np.int64)
-    graph = coo_matrix((np.ones(len(first), np.int8), (first, second)), shape=(len(numbers), len(numbers)))
-    _, labels = connected_components(graph, directed=False)
-    return dict(zip(numbers, labels.tolist()))
+    return dict(zip(numbers, _smallest_linked(first, second, len(numbers)).tolist()))
+
+
+def _smallest_linked(first: Any, second: Any, size: int) -> Any:
+    """For each of ``size`` nodes, the smallest node linked to it through
+    the edges ``first[i]``-``second[i]`` (int64 arrays).
+
+    Each round, every root (a node that is its own label) takes the smallest
+    label among the roots it is linked to, then every label is followed to
+    its root. A round that changes nothing ends it: then both ends of every
+    edge have one root, the smallest node of their component. (SciPy's
+    ``connected_components`` did it before; importing ``scipy.sparse.csgraph``
+    imports ``scipy.linalg``, 60 ms of every run's start.)
+    """
+    import numpy as np
+
+    labels = np.arange(size, dtype=np.int64)
+    while True:
+        a, b = labels[first], labels[second]
+        low = np.minimum(a, b)
+        hooked = labels.copy()
+        np.minimum.at(hooked, a, low)
+        np.minimum.at(hooked, b, low)
+        while True:  # follow every label to its root
+            followed = hooked[hooked]
+            if np.array_equal(followed, hooked):
+                break
+            hooked = followed
+        if np.array_equal(hooked, labels):
+            return labels
+        labels = hooked
 
 
 def collection_boilerplate(

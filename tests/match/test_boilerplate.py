@@ -11,6 +11,7 @@ from partialdup.match.boilerplate import (
     boilerplate_sentences,
     boilerplate_verdict,
     _components,
+    _smallest_linked,
     _groups,
     collection_boilerplate,
     reference_boilerplate,
@@ -105,7 +106,7 @@ def test_sentences_are_named_with_offsets_and_an_excerpt():
     assert listed[0].record()["kind"] == "boilerplate" and listed[1].excerpt == ""
 
 
-@settings(deadline=None)  # the first example imports SciPy
+@settings(deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 4), st.integers(0, 3), st.integers(0, 1), st.integers(0, 4),
                           st.integers(0, 3)), max_size=30))
 def test_the_fast_groups_are_the_union_find_groups(edges):
@@ -115,6 +116,37 @@ def test_the_fast_groups_are_the_union_find_groups(edges):
     for node in plain:  # the same partition: two nodes share a plain root exactly when they share a number
         for other in plain:
             assert (plain[node] == plain[other]) == (fast[node] == fast[other])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 300).flatmap(lambda size: st.tuples(st.just(size), st.lists(st.tuples(st.integers(0, size - 1), st.integers(0, size - 1)), max_size=400))))
+def test_each_node_is_labelled_with_the_smallest_node_linked_to_it(graph):
+    import numpy as np
+
+    size, edges = graph
+    # The plain reference: a union-find whose roots are the smallest nodes.
+    parent = list(range(size))
+
+    def root(node):
+        while parent[node] != node:
+            node = parent[node]
+        return node
+
+    for a, b in edges:
+        ra, rb = root(a), root(b)
+        parent[max(ra, rb)] = min(ra, rb)
+    first, second = np.array([a for a, _ in edges], np.int64), np.array([b for _, b in edges], np.int64)
+    assert _smallest_linked(first, second, size).tolist() == [root(node) for node in range(size)]
+
+
+def test_a_long_chain_in_the_worst_order_is_one_group():
+    import numpy as np
+
+    size = 20_000  # edges from the far end first, nodes numbered against the chain
+    first = np.arange(size - 1, 0, -1, dtype=np.int64)
+    assert _smallest_linked(first, first - 1, size).tolist() == [0] * size
+    shuffled = np.random.default_rng(7).permutation(size)
+    assert set(_smallest_linked(shuffled[:-1], shuffled[1:], size).tolist()) == {0}
 
 
 def test_crowded_sentences_count_as_widely_copied_though_their_pairs_are_not_given():
