@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from partialdup.core.config import Config
-from partialdup.core.types import DocumentFeatures, RunStats, Span
+from partialdup.core.types import Bag, DocumentFeatures, RunStats, Span
 from partialdup.match.boilerplate import BoilerplateSentence
 from partialdup.match.edited import CANDIDATE_JACCARD, EditedCheck
 from partialdup.match.pairs import SentenceKey
@@ -72,6 +72,7 @@ class DetectorBase:
         self.splitter = splitter or SentenceSplitter(max_chars=config.max_sentence_chars)
         self._edited = EditedCheck(config.edited_ratio, config.edited_neighbour_ratio) if config.edited_ratio else None
         self._loose_rule = CopyRule(min(CANDIDATE_JACCARD, self.threshold / 2), 0.0, config.min_contained)
+        self._bags_of: dict[tuple[str, ...], Bag] = {}  # see Detector._sentence_bag
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""

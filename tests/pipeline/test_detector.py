@@ -366,3 +366,18 @@ def test_quotations_are_those_of_a_look_at_every_sentence(detector, sources, sus
         assert list(detector._quotations(tokenized.text, tokenized.sentences, tokenized.tokens)) == plain
         found += len(plain)
     assert found  # the texts hold quotations
+
+
+def test_bags_of_repeated_words_are_made_once_and_equal_fresh_ones(detector, sources, monkeypatch):
+    from partialdup.pipeline import detector as module
+
+    tokenized = [detector.tokenize(document) for document in [*sources, *sources[:3]]]  # three documents twice
+    for bound in (3, module.BAG_MEMO):  # the memo's bound changes no bag
+        monkeypatch.setattr(module, "BAG_MEMO", bound)
+        made = [detector.fingerprint(document) for document in tokenized]
+        for document, features in zip(tokenized, made):
+            # The plain reference: each sentence's bag made anew.
+            assert features.bags == tuple(detector.method.bag(words) for words in document.tokens)
+    # A document met again takes the bags made the first time (the same objects).
+    first, again = made[0], made[len(sources)]
+    assert all(a is b for a, b in zip(first.bags, again.bags))
