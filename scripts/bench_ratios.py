@@ -2,9 +2,9 @@
 
 ``scripts/bench.py`` runs every row once, one after the other: on a shared
 machine one row can meet a load the next does not, and a ratio of two single
-runs moved by 15 % from one run to the next here (``detect --jobs 1`` over
-plain ``jieba.lcut``: 1.12 in one full benchmark, 1.37 in the next, 0.99 to
-1.18 in four rounds of this script). This script runs the processes that the
+runs moved by a fifth from one run to the next here (``detect --jobs 1`` over
+plain ``jieba.lcut``: 1.12 in one full benchmark, 1.37 in another, 0.91 to
+1.19 in five rounds of this script; docs/benchmark.md, session 14). This script runs the processes that the
 targets compare, whole, as ``bench.py`` does (same commands, same
 measurement), round after round in turn: the reference (plain segmentation
 of the same lines), ``detect`` with its defaults and ``detect --jobs 1``
