@@ -108,6 +108,11 @@ class SentenceLetters:
     numbered_heading: bool
 
 
+def _numbered_heading(text: str, sentence: Sentence) -> bool:
+    """Whether the sentence starts with a section number of two levels or more."""
+    return _NUMBERED_HEADING.match(text, sentence.start, sentence.end) is not None
+
+
 def words_letters(words: Sequence[str]) -> str:
     """The letters and digits of a sentence's normalised words: its
     normalised letters (:func:`~partialdup.match.score.normalised_letters`)
@@ -133,7 +138,7 @@ def letter_flags(doc: DocumentFeatures, normalise: Normaliser) -> list[int]:
     words = doc.words if len(doc.words) == len(doc.sentences) else None
     flags = []
     for index, sentence in enumerate(doc.sentences):
-        heading = _NUMBERED_HEADING.match(doc.text, sentence.start, sentence.end) is not None
+        heading = _numbered_heading(doc.text, sentence)
         same = words is not None and words_letters(words[index]) == normalised_letters(doc.text[sentence.start:sentence.end], normalise)
         flags.append(LETTERS_OF_WORDS * same | NUMBERED_HEADING * heading)
     return flags
@@ -166,8 +171,7 @@ class NearMissCheck:
 
     def sentence_letters(self, text: str, sentence: Sentence, tokens: int) -> SentenceLetters:
         """A sentence as the character checks see it; ``tokens`` is its token count."""
-        heading = _NUMBERED_HEADING.match(text, sentence.start, sentence.end) is not None
-        return SentenceLetters(self.letters(text, sentence), tokens, heading)
+        return SentenceLetters(self.letters(text, sentence), tokens, _numbered_heading(text, sentence))
 
     def of_sentence(self, doc: DocumentFeatures, index: int) -> SentenceLetters | None:
         """:meth:`sentence_letters` of sentence ``index`` of a document; None

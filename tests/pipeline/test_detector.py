@@ -349,20 +349,16 @@ def test_the_sentences_holding_quotation_marks_are_those_a_search_per_sentence_f
     assert _holding_openers(text, sentences) == plain
 
 
-def test_quotations_are_those_of_a_look_at_every_sentence(detector, sources, suspicious):
+def test_quotations_are_those_of_a_look_at_every_sentence(detector, sources, suspicious, monkeypatch):
     # Real text: the quotations found are those the loop over every sentence finds.
     from partialdup.pipeline import detector as module
 
     found = 0
     for document in [*sources, *suspicious]:
         tokenized = detector.tokenize(document)
-        every = list(range(len(tokenized.sentences)))
-        original = module._holding_openers
-        module._holding_openers = lambda text, sentences: every
-        try:
+        with monkeypatch.context() as patch:
+            patch.setattr(module, "_holding_openers", lambda text, sentences: range(len(sentences)))
             plain = list(detector._quotations(tokenized.text, tokenized.sentences, tokenized.tokens))
-        finally:
-            module._holding_openers = original
         assert list(detector._quotations(tokenized.text, tokenized.sentences, tokenized.tokens)) == plain
         found += len(plain)
     assert found  # the texts hold quotations
