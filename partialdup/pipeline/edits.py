@@ -10,7 +10,7 @@ match whose words agree is confirmed by them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -23,9 +23,14 @@ from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
+from partialdup.match.word_filter import WordBits, ratio_may_reach, shared_at_most, word_bits
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_words"]
+__all__ = ["CollectionWords", "EditedStage", "WordFilter", "collection_words", "scanned_words", "word_filter"]
+
+#: word_filter(document, sentence) -> the word filter of a reference sentence
+#: (:mod:`partialdup.match.word_filter`).
+WordFilter = Callable[[int, int], int]
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,13 @@ def collection_words(references: Sequence[DocumentFeatures]) -> CollectionWords 
     """The collection's counts handed with ``references`` (their attribute
     ``collection_words``), or None: ``references`` are the whole collection."""
     return getattr(references, "collection_words", None)
+
+
+def word_filter(references: Sequence[DocumentFeatures]) -> WordFilter | None:
+    """The word filter of each sentence handed with ``references`` (their
+    attribute ``word_filter``: a store's, whose words are read from its
+    database only when needed), or None: none (their words are at hand)."""
+    return getattr(references, "word_filter", None)
 
 
 def scanned_words(doc: DocumentFeatures, search: str = "words") -> Iterable[tuple[int, Sequence[str]]]:
@@ -221,6 +233,9 @@ class EditedStage(DetectorBase):
         check = self._edited
         # Bound once: a million records on the English bench corpus.
         score_of, least, numbers_agree, alone_at = check.score, check.neighbour_ratio, check.numbers_agree, check.alone_at
+        filter_of = word_filter(b_docs)
+        if filter_of is not None:
+            loose = _may_reach(loose, a_docs, b_docs, filter_of, least)
         accepted = []
         for first, second, score in loose:
             a_doc_words, b_doc_words = a_docs[first[0]].words, b_docs[second[0]].words
@@ -271,3 +286,27 @@ class EditedStage(DetectorBase):
             return False if bag_jaccard(da.bags[i], db.bags[m]) >= self.threshold else None
 
         return beside
+
+
+def _may_reach(
+    loose: Iterable[tuple[SentenceKey, SentenceKey, float]], a_docs: Sequence[DocumentFeatures],
+    b_docs: Sequence[DocumentFeatures], filter_of: WordFilter, least: float,
+) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
+    """The pairs whose words may agree at ``least``, judged from the second
+    sentence's word filter without reading its words (a store's references:
+    three in four of the pairs of the slowest checks at 1M sentences are
+    ruled out so, and most of their documents' words are never read)."""
+    bits_of: dict[SentenceKey, WordBits] = {}
+    for record in loose:
+        first, second, _ = record
+        a_doc_words = a_docs[first[0]].words
+        if not a_doc_words:  # no words: the pair is passed over anyway
+            yield record
+            continue
+        words = a_doc_words[first[1]]
+        bits = bits_of.get(first)
+        if bits is None:
+            bits = bits_of[first] = word_bits(words)
+        shared = shared_at_most(filter_of(*second), bits)
+        if ratio_may_reach(shared, len(words), b_docs[second[0]].tokens[second[1]], least):
+            yield record

@@ -15,6 +15,8 @@ the searches find exactly what they found without it, reading the words of
 about one stored sentence in eight.
 
 A sentence whose words are not stored has every bit set (it may hold anything).
+Which bit a word sets is defined in :mod:`partialdup.match.word_filter`,
+where the checks read the filters too.
 """
 
 from __future__ import annotations
@@ -26,19 +28,12 @@ from typing import Sequence
 import numpy as np
 
 from partialdup.core.hashing import stable_hashes
+from partialdup.match.word_filter import BITS, word_bit
 
 __all__ = ["BITS", "EVERY_WORD", "word_bit", "sentence_blooms", "shared_bound", "holds_all"]
 
-#: Bits of a filter: one uint64 per stored sentence.
-BITS = 64
-
 #: The filter of a sentence whose words are not known.
 EVERY_WORD = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
-
-
-def word_bit(key: int) -> int:
-    """The bit a word sets, from its 64-bit key (signed or not: the low bits are the same)."""
-    return key & (BITS - 1)
 
 
 def sentence_blooms(words: Sequence[Sequence[str]]) -> np.ndarray:

@@ -340,6 +340,10 @@ class FlatFeatures:
         """Document ``i``'s token counts (a view)."""
         return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
 
+    def word_filter(self, i: int, sentence: int) -> int:
+        """The word filter of sentence ``sentence`` of document ``i`` (see :mod:`~partialdup.store.blooms`)."""
+        return int(self.word_blooms[self.sentence_starts[i] + sentence])
+
     def letter_flags_of(self, i: int) -> np.ndarray:
         """Document ``i``'s letter flags (a view)."""
         return self.letter_flags[self.sentence_starts[i]:self.sentence_starts[i + 1]]
