@@ -17,6 +17,7 @@ from partialdup.match.boilerplate import BoilerplateSentence
 from partialdup.match.edited import CANDIDATE_JACCARD, EditedCheck
 from partialdup.match.pairs import SentenceKey
 from partialdup.match.verify import EMBEDDED_CONTAINMENT, EMBEDDED_MIN_FEATURES, NearMissCheck
+from partialdup.match.word_filter import WordFilters
 from partialdup.methods.base import Method, resolved_threshold
 from partialdup.methods.similarity import CopyRule
 from partialdup.text.sentences import SentenceSplitter
@@ -73,6 +74,7 @@ class DetectorBase:
         self._edited = EditedCheck(config.edited_ratio, config.edited_neighbour_ratio) if config.edited_ratio else None
         self._loose_rule = CopyRule(min(CANDIDATE_JACCARD, self.threshold / 2), 0.0, config.min_contained)
         self._bags_of: dict[tuple[str, ...], Bag] = {}  # see Detector._sentence_bag
+        self._word_filters = WordFilters()  # see EditedStage._filter_rows
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""

@@ -10,7 +10,7 @@ match whose words agree is confirmed by them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -23,14 +23,10 @@ from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
-from partialdup.match.word_filter import WordBits, ratio_may_reach, shared_at_most, word_bits
+from partialdup.match.word_filter import FilterRows, ratios_may_reach
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["CollectionWords", "EditedStage", "WordFilter", "collection_words", "scanned_words", "word_filter"]
-
-#: word_filter(document, sentence) -> the word filter of a reference sentence
-#: (:mod:`partialdup.match.word_filter`).
-WordFilter = Callable[[int, int], int]
+__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_words"]
 
 
 @dataclass(frozen=True)
@@ -60,13 +56,6 @@ def collection_words(references: Sequence[DocumentFeatures]) -> CollectionWords 
     return getattr(references, "collection_words", None)
 
 
-def word_filter(references: Sequence[DocumentFeatures]) -> WordFilter | None:
-    """The word filter of each sentence handed with ``references`` (their
-    attribute ``word_filter``: a store's, whose words are read from its
-    database only when needed), or None: none (their words are at hand)."""
-    return getattr(references, "word_filter", None)
-
-
 def scanned_words(doc: DocumentFeatures, search: str = "words") -> Iterable[tuple[int, Sequence[str]]]:
     """(sentence, words) of the sentences a search over every reference
     sentence's words looks at: all of them, or, for a document that names
@@ -87,22 +76,52 @@ class EditedStage(DetectorBase):
         """Tokens of each indexed sentence."""
         return np.fromiter((docs[e.doc].tokens[e.sentence] for e in entries), np.int64, len(entries))
 
-    def _loose(self, matches: PairMatches, query_lengths: np.ndarray, key_lengths: np.ndarray) -> PairMatches:
-        """The candidates of the edited-copy stage among a search's matches:
-        below τ (the whole matches are judged apart), and two sentences of
-        similar length (see :data:`~partialdup.match.edited.WHOLE_LENGTH_RATIO`)."""
-        keep = self._loose_mask(matches.query, matches.key, matches.score, query_lengths, key_lengths)
+    def _filter_rows(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> FilterRows:
+        """Each indexed sentence's tokens and word filter (see :mod:`partialdup.match.word_filter`)."""
+        return FilterRows.of(self._token_counts(docs, entries), self._entry_filters(docs, entries))
+
+    def _query_filter_rows(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
+        """:meth:`_filter_rows` of the query sentences ``rows`` (document, sentence)."""
+        return FilterRows.of(
+            np.fromiter((docs[d].tokens[s] for d, s in rows), np.int64, len(rows)),
+            self._word_filters.of_sentences(_words_of(docs[d], s) for d, s in rows),
+        )
+
+    def _entry_filters(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
+        """The word filter of each indexed sentence: its document's own where
+        it has them (``word_filters``: a store's, known without reading its
+        words), else made from its words."""
+        own = [getattr(doc, "word_filters", None) for doc in docs]
+        filters = self._word_filters.of_sentences(
+            _words_of(docs[e.doc], e.sentence) if own[e.doc] is None else () for e in entries
+        )
+        stored = [i for i, e in enumerate(entries) if own[e.doc] is not None]
+        if stored:
+            filters[stored] = [own[entries[i].doc][entries[i].sentence] for i in stored]  # type: ignore[index]
+        return filters
+
+    def _loose(self, matches: PairMatches, query_rows: FilterRows, key_rows: FilterRows) -> PairMatches:
+        """The candidates of the edited-copy stage among a search's matches
+        (:meth:`_loose_mask`)."""
+        keep = self._loose_mask(matches.query, matches.key, matches.score, query_rows, key_rows)
         return replace(matches, query=matches.query[keep], key=matches.key[keep], score=matches.score[keep],
                        shared=matches.shared[keep])
 
     def _loose_mask(
-        self, query: np.ndarray, key: np.ndarray, score: np.ndarray, query_lengths: np.ndarray, key_lengths: np.ndarray
+        self, query: np.ndarray, key: np.ndarray, score: np.ndarray, query_rows: FilterRows, key_rows: FilterRows
     ) -> np.ndarray:
-        """Which (query, key, score) matches :meth:`_loose` keeps (a search's ``keep``)."""
-        first, second = query_lengths[query], key_lengths[key]
+        """Which (query, key, score) matches :meth:`_loose` keeps (a search's
+        ``keep``): below τ (the whole matches are judged apart), two sentences
+        of similar length (see :data:`~partialdup.match.edited.WHOLE_LENGTH_RATIO`),
+        whose words may agree at ``edited_neighbour_ratio``, the least the
+        stage accepts (their word filters tell: :func:`~partialdup.match.word_filter.ratios_may_reach`)."""
+        assert self._edited is not None
+        first, second = query_rows.lengths[query], key_rows.lengths[key]
         shorter, longer = np.minimum(first, second), np.maximum(first, second)
         keep = (score < self.threshold) & (shorter >= self.config.min_tokens)
         keep &= longer < WHOLE_LENGTH_RATIO * shorter
+        rows = np.flatnonzero(keep)
+        keep[rows] = ratios_may_reach(query_rows, query[rows], key_rows, key[rows], self._edited.neighbour_ratio)
         return keep
 
     def _word_rows(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
@@ -233,9 +252,6 @@ class EditedStage(DetectorBase):
         check = self._edited
         # Bound once: a million records on the English bench corpus.
         score_of, least, numbers_agree, alone_at = check.score, check.neighbour_ratio, check.numbers_agree, check.alone_at
-        filter_of = word_filter(b_docs)
-        if filter_of is not None:
-            loose = _may_reach(loose, a_docs, b_docs, filter_of, least)
         accepted = []
         for first, second, score in loose:
             a_doc_words, b_doc_words = a_docs[first[0]].words, b_docs[second[0]].words
@@ -288,25 +304,6 @@ class EditedStage(DetectorBase):
         return beside
 
 
-def _may_reach(
-    loose: Iterable[tuple[SentenceKey, SentenceKey, float]], a_docs: Sequence[DocumentFeatures],
-    b_docs: Sequence[DocumentFeatures], filter_of: WordFilter, least: float,
-) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
-    """The pairs whose words may agree at ``least``, judged from the second
-    sentence's word filter without reading its words (a store's references:
-    three in four of the pairs of the slowest checks at 1M sentences are
-    ruled out so, and most of their documents' words are never read)."""
-    bits_of: dict[SentenceKey, WordBits] = {}
-    for record in loose:
-        first, second, _ = record
-        a_doc_words = a_docs[first[0]].words
-        if not a_doc_words:  # no words: the pair is passed over anyway
-            yield record
-            continue
-        words = a_doc_words[first[1]]
-        bits = bits_of.get(first)
-        if bits is None:
-            bits = bits_of[first] = word_bits(words)
-        shared = shared_at_most(filter_of(*second), bits)
-        if ratio_may_reach(shared, len(words), b_docs[second[0]].tokens[second[1]], least):
-            yield record
+def _words_of(doc: DocumentFeatures, sentence: int) -> Sequence[str]:
+    """A sentence's words (none when its document came without them)."""
+    return doc.words[sentence] if doc.words else ()

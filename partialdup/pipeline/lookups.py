@@ -179,10 +179,10 @@ class LookupStage(EditedStage):
             searches.append(near_matches)
         loose_matches = None
         if self._edited is not None:
-            lengths = self._token_counts(docs, sentences)
+            filter_rows = self._filter_rows(docs, sentences)
             # Filtered as the pairs are made: most of the search's pairs are not kept.
             loose_matches = index.sentences.search_all(
-                self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_lengths=lengths, key_lengths=lengths))
+                self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_rows=filter_rows, key_rows=filter_rows))
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
@@ -228,9 +228,9 @@ class LookupStage(EditedStage):
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             bags = [query_docs[q].bags[s] for q, s in queries_at]
-            query_lengths = np.fromiter((query_docs[q].tokens[s] for q, s in queries_at), np.int64, len(queries_at))
-            reference_lengths = self._token_counts(references, sentences)
-            matches = self._loose(index.sentences.search(bags, self._loose_rule), query_lengths, reference_lengths)
+            query_rows = self._query_filter_rows(query_docs, queries_at)
+            reference_rows = self._filter_rows(references, sentences)
+            matches = self._loose(index.sentences.search(bags, self._loose_rule), query_rows, reference_rows)
             loose = list(_keyed(matches, queries_at.__getitem__, reference_key))
             loose += self._word_loose_query(query_docs, references)
         rejoined = []

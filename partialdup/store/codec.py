@@ -340,9 +340,9 @@ class FlatFeatures:
         """Document ``i``'s token counts (a view)."""
         return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
 
-    def word_filter(self, i: int, sentence: int) -> int:
-        """The word filter of sentence ``sentence`` of document ``i`` (see :mod:`~partialdup.store.blooms`)."""
-        return int(self.word_blooms[self.sentence_starts[i] + sentence])
+    def word_blooms_of(self, i: int) -> np.ndarray:
+        """Document ``i``'s word filters (a view; see :mod:`~partialdup.store.blooms`)."""
+        return self.word_blooms[self.sentence_starts[i]:self.sentence_starts[i + 1]]
 
     def letter_flags_of(self, i: int) -> np.ndarray:
         """Document ``i``'s letter flags (a view)."""

@@ -43,7 +43,7 @@ from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.flatbags import FlatBags
 from partialdup.pipeline.detector import Detection, Detector
-from partialdup.pipeline.edits import CollectionWords, WordFilter
+from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec
 from partialdup.store.records import signed, slices
 from partialdup.store.reference import StoredReference, StoredText, TextCache
@@ -101,7 +101,6 @@ def check_stored(
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
     references.collection_words = words.collection
-    references.word_filter = flat.word_filter
     detection = detector.check_against(
         query_docs, references, index, boilerplate_spans=boilerplate_spans  # type: ignore[arg-type]
     )
@@ -110,11 +109,9 @@ def check_stored(
 
 class _References(list[StoredReference]):
     """The candidates handed to the detector, with the collection's word
-    counts (:func:`~partialdup.pipeline.edits.collection_words`) and their
-    sentences' word filters (:func:`~partialdup.pipeline.edits.word_filter`)."""
+    counts (:func:`~partialdup.pipeline.edits.collection_words`)."""
 
     collection_words: CollectionWords
-    word_filter: WordFilter
 
 
 class _Texts:

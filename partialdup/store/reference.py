@@ -13,11 +13,14 @@ from __future__ import annotations
 import dataclasses
 from collections import OrderedDict
 from functools import partial
-from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters, words_letters
 from partialdup.store import codec
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["StoredReference", "StoredText", "TextCache"]
 
@@ -240,6 +243,13 @@ class StoredReference:
     @_Lazy
     def words(self) -> Sequence[tuple[str, ...]]:
         return self._text.words
+
+    @_Lazy
+    def word_filters(self) -> np.ndarray:
+        """Each sentence's word filter (:mod:`~partialdup.match.word_filter`),
+        from the features blob: the edited-copy stage rules pairs out by them
+        before it reads any words."""
+        return self._flat.word_blooms_of(self._position)
 
     @_Lazy
     def _letter_flags(self) -> list[int]:

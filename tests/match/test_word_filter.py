@@ -1,39 +1,89 @@
-"""The word filter's bounds: never below the words shared, nor below rapidfuzz's ratio."""
+"""The word filters' bound: never below rapidfuzz's ratio; a plain reference for the filters and the bit counts."""
 
 from __future__ import annotations
 
-from collections import Counter
-
+import numpy as np
 from hypothesis import given, settings, strategies as st
 
+from partialdup.core.hashing import stable_hash
 from partialdup.match.edited import word_ratio
-from partialdup.match.word_filter import ratio_may_reach, shared_at_most, word_bits
-from partialdup.store.blooms import EVERY_WORD, sentence_blooms
+from partialdup.match.word_filter import BITS, FilterRows, WordFilters, popcount, ratios_may_reach
 
-WORDS = st.sampled_from(["a", "b", "c", "copy", "的", "是", "文件", "用户", "1", "9.2"])
-SENTENCES = st.lists(WORDS, max_size=14)
+WORDS = st.sampled_from(["a", "b", "c", "copy", "的", "是", "文件", "用户", "1", "9.2", "x", "使用"])
+SENTENCES = st.lists(st.lists(WORDS, max_size=14), min_size=1, max_size=8)
+
+
+def plain_filter(words) -> int:
+    mask = 0
+    for word in words:
+        mask |= 1 << (stable_hash((word,)) % BITS)
+    return mask
+
+
+@settings(max_examples=200, deadline=None)
+@given(SENTENCES)
+def test_filters_equal_the_plain_reference(sentences) -> None:
+    filters = WordFilters()
+    assert filters.of_sentences(sentences).tolist() == [plain_filter(words) for words in sentences]
+    assert filters.of_sentences(sentences).tolist() == [plain_filter(words) for words in sentences]  # remembered bits
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=20))
+def test_popcount_equals_the_plain_count(values) -> None:
+    array = np.array(values, np.uint64)
+    assert popcount(array).tolist() == [bin(v).count("1") for v in values]
+
+
+def test_popcount_without_numpy_2(monkeypatch) -> None:
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    values = [0, 1, 2**64 - 1, 0x8000_0000_0000_0001, 12345678901234567]
+    assert popcount(np.array(values, np.uint64)).tolist() == [bin(v).count("1") for v in values]
 
 
 @settings(max_examples=300, deadline=None)
-@given(SENTENCES, SENTENCES)
-def test_the_bound_holds_at_least_the_words_shared(first, second) -> None:
-    second_filter = int(sentence_blooms([second])[0])
-    shared = shared_at_most(second_filter, word_bits(first))
-    assert shared >= sum((Counter(first) & Counter(second)).values())
-    assert shared <= len(first)
-    assert shared_at_most(int(EVERY_WORD), word_bits(first)) == len(first)
+@given(SENTENCES, st.floats(0.0, 100.0))
+def test_a_pair_ruled_out_never_reaches_the_ratio(sentences, least) -> None:
+    rows = FilterRows.of(np.array([len(s) for s in sentences], np.int64), WordFilters().of_sentences(sentences))
+    first, second = np.divmod(np.arange(len(sentences) ** 2), len(sentences))
+    may = ratios_may_reach(rows, first, rows, second, least)
+    for i, j, ok in zip(first.tolist(), second.tolist(), may.tolist()):
+        if not ok:
+            assert word_ratio(sentences[i], sentences[j]) < least
+        if sentences[i] == sentences[j] and sentences[i]:
+            assert ok
 
 
-@settings(max_examples=300, deadline=None)
-@given(SENTENCES, SENTENCES, st.floats(0.0, 100.0))
-def test_a_pair_ruled_out_never_reaches_the_ratio(first, second, least) -> None:
-    shared = shared_at_most(int(sentence_blooms([second])[0]), word_bits(first))
-    if not ratio_may_reach(shared, len(first), len(second), least):
-        assert word_ratio(first, second) < least
+def test_a_filter_that_admits_every_word_is_ruled_out_by_its_spare_words() -> None:
+    # A stored sentence whose words were not kept has every bit set: its
+    # spare words are negative and its pairs are passed over, which changes
+    # nothing, since the edited-copy stage never judges a sentence without words.
+    query = [["使用", "文件", "的", "使用"]]
+    rows = FilterRows.of(np.array([4]), WordFilters().of_sentences(query))
+    every = FilterRows.of(np.array([5]), np.array([2**64 - 1], np.uint64))
+    assert every.spare.tolist() == [5 - 64]
+    assert ratios_may_reach(rows, np.array([0]), every, np.array([0]), 70.0).tolist() == [False]
+    assert ratios_may_reach(rows, np.array([0]), rows, np.array([0]), 100.0).tolist() == [True]
 
 
-def test_identical_sentences_may_reach_any_ratio() -> None:
-    words = ["使用", "文件", "的", "使用"]
-    bits = word_bits(words)
-    assert ratio_may_reach(shared_at_most(int(sentence_blooms([words])[0]), bits), 4, 4, 100.0)
-    assert not ratio_may_reach(1, 10, 10, 70.0) and ratio_may_reach(7, 10, 10, 70.0)
+def count_ruled_out(monkeypatch) -> list[int]:
+    """Patches the edited-copy stage's bound to count, per call, the pairs it rules out."""
+    from partialdup.pipeline import edits
+
+    ruled_out: list[int] = []
+    may_reach = edits.ratios_may_reach
+
+    def counted(*args):
+        may = may_reach(*args)
+        ruled_out.append(int((~may).sum()))
+        return may
+
+    monkeypatch.setattr(edits, "ratios_may_reach", counted)
+    return ruled_out
+
+
+def judge_every_pair(monkeypatch) -> None:
+    """Patches the edited-copy stage's bound to rule no pair out."""
+    from partialdup.pipeline import edits
+
+    monkeypatch.setattr(edits, "ratios_may_reach", lambda first, first_rows, *rest: np.ones(len(first_rows), bool))

@@ -17,6 +17,7 @@ from partialdup.core.types import Document
 from partialdup.pipeline.factory import make_detector
 
 from tests.match.test_edited import EN, EN_EDITS, ZH, ZH_EDITS
+from tests.match.test_word_filter import count_ruled_out, judge_every_pair
 from tests.paths import SAMPLES, SLICE
 
 GPL = (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8")
@@ -226,3 +227,15 @@ def test_detect_output_is_the_same_whatever_the_order_and_hash_seed(tmp_path):
     outputs = {_detect_bytes(tmp_path, order, seed) for order, seed in zip(orders, (0, 1, 12345))}
     assert len(outputs) == 1
     assert outputs.pop().count(b"\n") > 10
+
+
+def test_word_filters_change_no_span_of_detect(detector, monkeypatch):
+    # The edited-copy candidates whose word filters rule them out are never
+    # judged on their words: the spans are those of judging every candidate
+    # (the gold-set slice's sources and suspicious documents, real text).
+    docs = [Document(p.name, p.read_text(encoding="utf-8")) for p in sorted((SLICE / "src").glob("*.txt"))[:30]]
+    docs += [Document(p.name, p.read_text(encoding="utf-8")) for p in sorted((SLICE / "susp").glob("*.txt"))[:30]]
+    ruled_out = count_ruled_out(monkeypatch)
+    filtered = detector.detect(docs).spans
+    judge_every_pair(monkeypatch)
+    assert sum(ruled_out) > 0 and filtered and detector.detect(docs).spans == filtered

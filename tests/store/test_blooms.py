@@ -8,24 +8,17 @@ from hypothesis import given, settings, strategies as st
 from partialdup.core.hashing import stable_hash
 from partialdup.store.blooms import BITS, EVERY_WORD, holds_all, sentence_blooms, shared_bound, word_bit
 from partialdup.store.wordtable import word_key
+from tests.match.test_word_filter import plain_filter
 
 WORDS = st.text(alphabet="abcdefg的是了中文件用户", min_size=1, max_size=4)
 SENTENCES = st.lists(st.lists(WORDS, max_size=12), min_size=1, max_size=6)
-
-
-def plain_bloom(words) -> int:
-    """One sentence's filter, a word at a time."""
-    mask = 0
-    for word in words:
-        mask |= 1 << (stable_hash((word,)) % BITS)
-    return mask
 
 
 @settings(max_examples=150, deadline=None)
 @given(SENTENCES)
 def test_blooms_equal_the_plain_reference_and_hold_every_word(sentences) -> None:
     blooms = sentence_blooms(sentences)
-    assert blooms.dtype == np.dtype("<u8") and blooms.tolist() == [plain_bloom(words) for words in sentences]
+    assert blooms.dtype == np.dtype("<u8") and blooms.tolist() == [plain_filter(words) for words in sentences]
     for i, words in enumerate(sentences):
         assert holds_all(blooms[i:i + 1], [word_key(word) for word in words]).tolist() == [True]
 

@@ -13,6 +13,7 @@ from partialdup.core.types import Document
 from partialdup.io.jsonl import write_jsonl
 from partialdup.pipeline.factory import make_detector
 from partialdup.store import Store, StoreError, text_hash
+from tests.match.test_word_filter import count_ruled_out, judge_every_pair
 from tests.store.conftest import assert_consistent, stored_tables
 
 
@@ -72,33 +73,18 @@ def test_the_word_searches_read_only_their_candidates(tmp_path, tokenizer, idf, 
         assert all(s is not None for s in scanned) and 0 < sum(map(len, scanned)) < sum(len(r.sentences) for r in handed)
 
 
-def test_word_filters_rule_out_only_pairs_whose_words_disagree(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
-    # The edited-copy stage judges a stored sentence's words only where its
-    # word filter leaves the pair a chance: the pairs ruled out are pairs
-    # whose words agree below the least ratio, and the spans are unchanged.
-    from partialdup.match.edited import word_ratio
-    from partialdup.pipeline import edits
-
+def test_word_filters_change_no_span(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    # The edited-copy stage passes over the pairs whose word filters rule
+    # them out (without reading a stored sentence's words): the same spans
+    # as when every pair is judged on its words.
     detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
     with Store(tmp_path / "s.db", detector, idf, create=True) as store:
         store.add(sources, batch=7)
-    given, kept = [], []
-    may_reach = edits._may_reach
-
-    def counted(loose, a_docs, b_docs, filter_of, least):
-        loose = list(loose)
-        given.extend((a_docs[a[0]].words[a[1]], b_docs[b[0]].words[b[1]], least, (a, b)) for a, b, _ in loose)
-        for record in may_reach(loose, a_docs, b_docs, filter_of, least):
-            kept.append(record[:2])
-            yield record
-
-    monkeypatch.setattr(edits, "_may_reach", counted)
-    with Store(tmp_path / "s.db", detector, idf) as store:
-        found = store.check(suspicious)
-    assert jsonl(found) == jsonl(detector.check(suspicious, sources))
-    ruled_out = [(a, b, least) for a, b, least, key in given if key not in set(kept)]
-    assert ruled_out and kept
-    assert all(word_ratio(a, b) < least for a, b, least in ruled_out)
+        ruled_out = count_ruled_out(monkeypatch)
+        filtered = store.check(suspicious)
+        judge_every_pair(monkeypatch)
+        every = store.check(suspicious)
+    assert sum(ruled_out) > 0 and filtered.spans and jsonl(filtered) == jsonl(every)
 
 
 def test_adding_again_changes_nothing(tmp_path, detector, idf, sources) -> None:
