@@ -182,12 +182,13 @@ def spans_for_documents(
     Returns:
         One span per chain, sorted by position in A then B.
     """
-    chains = _merge_overlapping(chain_pairs(pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks))
     align = partial(
         monotone_alignment,
         lengths=([s.end - s.start for s in a_sentences], [s.end - s.start for s in b_sentences]),
         agreement=agreement,
     )
+    chained = partial(chain_pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks)
+    chains = _merge_overlapping(_further_copies(_merge_overlapping(chained(pairs)), align, chained))
     if fill is not None:
         # Filling runs along the passage's alignment (a crossing stray pair
         # would hide the gap it lies in); the strays stay in the chain only to
@@ -215,6 +216,33 @@ def spans_for_documents(
         )
     spans.sort(key=lambda s: (s.a_start, s.b_start, s.a_end, s.b_end))
     return spans
+
+
+def _further_copies(
+    chains: list[list[SentencePair]], align: Callable[[list[SentencePair]], list[SentencePair]],
+    chained: Callable[[list[SentencePair]], list[list[SentencePair]]],
+) -> list[list[SentencePair]]:
+    """The chains, less the pairs their alignment leaves out that lie beyond
+    its passage in one document, which are chained on their own.
+
+    A sentence of A copied twice into B a few sentences apart pairs with both
+    copies, and both pairs may join one chain (within ``gap`` ranks of each
+    other, and the ranks skip the boilerplate sentences between, which other
+    documents decide). The alignment keeps one of them: the other is a
+    further copy, outside the passage in B, and gets a span of its own (a
+    stray inside the passage in both documents stays left out). So whether a
+    repeated line is reported twice does not hang on the documents around.
+    """
+    out: list[list[SentencePair]] = []
+    further: list[SentencePair] = []
+    for pairs in chains:
+        kept = align(pairs)
+        a0, a1 = min(p.a for p in kept), max(p.a for p in kept)
+        b0, b1 = min(p.b for p in kept), max(p.b for p in kept)
+        beyond = {p for p in pairs if not (a0 <= p.a <= a1 and b0 <= p.b <= b1)}
+        out.append([p for p in pairs if p not in beyond] if beyond else pairs)
+        further.extend(beyond)
+    return out + chained(sorted(further, key=_ORDER)) if further else out
 
 
 _FILL_WINDOW = 32

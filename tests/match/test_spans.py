@@ -269,3 +269,22 @@ def test_the_rules_give_the_best_chain_of_the_plain_reference(pairs, a_len, b_le
     assert set(kept) <= set(pairs) and kept == sorted(kept)
     total = sum((p.score or 1e-9) + 1e-4 * agreement(p.a, p.b) for p in kept)
     assert abs(total - _best_weighted_total(pairs, (a_len, b_len), agreement)) < 1e-9
+
+
+def test_a_line_copied_twice_keeps_both_spans_whatever_the_ranks_between():
+    # A's sentence 0 lies twice in B, five sentences apart. With the ranks
+    # skipping B's sentence 4 (boilerplate) the two pairs chain; the
+    # alignment keeps one, and the other, beyond the passage in B, is a
+    # further copy with a span of its own, as when nothing is skipped.
+    pairs = [P(0, 0), P(0, 5)]
+    for b_ranks in ((0, 1, 2, 3, 4, 5), (0, 1, 2, 3, 4, 4)):
+        spans = spans_for_documents("a", "b", sentences(1), sentences(6), pairs, gap=3, a_ranks=(0,), b_ranks=b_ranks)
+        assert [(s.a_sentences, s.b_sentences) for s in spans] == [((0, 0), (0, 0)), ((0, 0), (5, 5))]
+
+
+def test_a_stray_inside_the_passage_in_both_documents_stays_left_out():
+    # A line repeated inside a copied passage pairs with its other
+    # occurrence: that pair crosses the passage and is no further copy.
+    pairs = [P(0, 0), P(1, 1), P(2, 2), P(3, 3), P(1, 3), P(3, 1)]
+    spans = spans_for_documents("a", "b", sentences(4), sentences(4), pairs, gap=3)
+    assert [(s.a_sentences, s.b_sentences) for s in spans] == [((0, 3), (0, 3))]
