@@ -182,11 +182,11 @@ def spans_for_documents(
     Returns:
         One span per chain, sorted by position in A then B.
     """
-    align = partial(
+    align = _Memo(partial(
         monotone_alignment,
         lengths=([s.end - s.start for s in a_sentences], [s.end - s.start for s in b_sentences]),
         agreement=agreement,
-    )
+    ))
     chained = partial(chain_pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks)
     chains = _merge_overlapping(_further_copies(_merge_overlapping(chained(pairs)), align, chained))
     if fill is not None:
@@ -236,6 +236,9 @@ def _further_copies(
     out: list[list[SentencePair]] = []
     further: list[SentencePair] = []
     for pairs in chains:
+        if _forward(pairs):  # the alignment keeps every pair (most chains)
+            out.append(pairs)
+            continue
         kept = align(pairs)
         a0, a1 = min(p.a for p in kept), max(p.a for p in kept)
         b0, b1 = min(p.b for p in kept), max(p.b for p in kept)
@@ -243,6 +246,28 @@ def _further_copies(
         out.append([p for p in pairs if p not in beyond] if beyond else pairs)
         further.extend(beyond)
     return out + chained(sorted(further, key=_ORDER)) if further else out
+
+
+class _Memo:
+    """An alignment made once per chain: :func:`_further_copies` and the
+    filling align the same chains (the alignment weighs each pair's words
+    where the pairs cross)."""
+
+    def __init__(self, align: Callable[[list[SentencePair]], list[SentencePair]]) -> None:
+        self._align = align
+        self._made: dict[tuple[SentencePair, ...], list[SentencePair]] = {}
+
+    def __call__(self, chain: list[SentencePair]) -> list[SentencePair]:
+        key = tuple(chain)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._align(chain)
+        return made
+
+
+def _forward(pairs: Sequence[SentencePair]) -> bool:
+    """Whether pairs sorted by (a, b) go forward in both documents."""
+    return all(p.a < q.a and p.b < q.b for p, q in zip(pairs, pairs[1:]))
 
 
 _FILL_WINDOW = 32
