@@ -15,7 +15,8 @@ from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
 from partialdup.match.refine import refine_spans
 from partialdup.match.score import passage_similarity
-from partialdup.match.spans import matchable_ranks, spans_for_documents
+from partialdup.match.chains import matchable_ranks
+from partialdup.match.spans import spans_for_documents
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
 from partialdup.pipeline.lookups import Lookups
@@ -62,7 +63,7 @@ class PairJob:
         b: Number of the B document (in the B documents).
         evidence: What the look-ups found between them.
         a_ranks: Matchable sentences before each of A's (see
-            :func:`~partialdup.match.spans.matchable_ranks`; boilerplate
+            :func:`~partialdup.match.chains.matchable_ranks`; boilerplate
             sentences do not count).
         b_ranks: The same for B.
     """

@@ -1,10 +1,9 @@
 from hypothesis import given, settings, strategies as st
 
+from partialdup.match.chains import chain_pairs, merge_overlapping as _merge_overlapping
 from partialdup.match.spans import (
     SPLIT_RATIO,
     _best_alignment,
-    _merge_overlapping,
-    chain_pairs,
     monotone_alignment,
     spans_for_documents,
 )
