@@ -21,14 +21,11 @@ where the checks read the filters too.
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import or_
 from typing import Sequence
 
 import numpy as np
 
-from partialdup.core.hashing import stable_hashes
-from partialdup.match.word_filter import BITS, word_bit
+from partialdup.match.word_filter import BITS, WordFilters, word_bit
 
 __all__ = ["BITS", "EVERY_WORD", "word_bit", "sentence_blooms", "shared_bound", "holds_all"]
 
@@ -37,10 +34,9 @@ EVERY_WORD = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
 
 def sentence_blooms(words: Sequence[Sequence[str]]) -> np.ndarray:
-    """The filter of each sentence's words (uint64, little endian)."""
-    distinct = sorted({word for sentence in words for word in sentence})
-    bit = dict(zip(distinct, (1 << word_bit(key) for key in stable_hashes(distinct)))).__getitem__
-    return np.array([reduce(or_, map(bit, set(sentence)), 0) for sentence in words], "<u8")
+    """The filter of each sentence's words (uint64, little endian), as the
+    checks make them (:class:`~partialdup.match.word_filter.WordFilters`)."""
+    return WordFilters().of_sentences(words).astype("<u8", copy=False)
 
 
 def _bit_matrix(blooms: np.ndarray) -> np.ndarray:
