@@ -239,6 +239,13 @@ class NearMissCheck:
         """
         seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {} if memo is None else memo
         other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
+        near_misses = list(near_misses)
+        for docs, second_side in ((first_docs, False), (second_docs, True)):
+            # Documents read from elsewhere (a store's) are read together:
+            # one statement for the hundreds a check pairs, not one each.
+            prefetch = getattr(docs, "prefetch", None)
+            if prefetch is not None:
+                prefetch(sorted({(second if second_side else first)[0] for first, second, _ in near_misses}))
         # One loop, no call per record but the checks' own (hundreds of
         # thousands of records on the English bench corpus).
         of_sentence, same, embedded, absent = self.of_sentence, self.same, self.embedded, _ABSENT

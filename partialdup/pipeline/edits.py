@@ -77,7 +77,13 @@ class EditedStage(DetectorBase):
         return np.fromiter((docs[e.doc].tokens[e.sentence] for e in entries), np.int64, len(entries))
 
     def _filter_rows(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> FilterRows:
-        """Each indexed sentence's tokens and word filter (see :mod:`partialdup.match.word_filter`)."""
+        """Each indexed sentence's tokens and word filter (see
+        :mod:`partialdup.match.word_filter`). A list of documents that holds
+        them as arrays (``sentence_columns``: a store's candidates, known
+        without reading their words) gives them all at once."""
+        columns = getattr(docs, "sentence_columns", None)
+        if columns is not None:
+            return FilterRows.of(*columns(entries))
         return FilterRows.of(self._token_counts(docs, entries), self._entry_filters(docs, entries))
 
     def _query_filter_rows(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
@@ -88,17 +94,8 @@ class EditedStage(DetectorBase):
         )
 
     def _entry_filters(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
-        """The word filter of each indexed sentence: its document's own where
-        it has them (``word_filters``: a store's, known without reading its
-        words), else made from its words."""
-        own = [getattr(doc, "word_filters", None) for doc in docs]
-        filters = self._word_filters.of_sentences(
-            _words_of(docs[e.doc], e.sentence) if own[e.doc] is None else () for e in entries
-        )
-        stored = [i for i, e in enumerate(entries) if own[e.doc] is not None]
-        if stored:
-            filters[stored] = [own[entries[i].doc][entries[i].sentence] for i in stored]  # type: ignore[index]
-        return filters
+        """The word filter of each indexed sentence, made from its words."""
+        return self._word_filters.of_sentences(_words_of(docs[e.doc], e.sentence) for e in entries)
 
     def _loose(self, matches: PairMatches, query_rows: FilterRows, key_rows: FilterRows) -> PairMatches:
         """The candidates of the edited-copy stage among a search's matches

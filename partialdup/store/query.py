@@ -42,6 +42,7 @@ import numpy as np
 from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.flatbags import FlatBags
+from partialdup.index.inverted import IndexedSentence
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec
@@ -100,7 +101,7 @@ def check_stored(
         )
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
-    references.collection_words = words.collection
+    references.collection_words, references.flat, references.texts = words.collection, flat, texts
     detection = detector.check_against(
         query_docs, references, index, boilerplate_spans=boilerplate_spans  # type: ignore[arg-type]
     )
@@ -109,9 +110,27 @@ def check_stored(
 
 class _References(list[StoredReference]):
     """The candidates handed to the detector, with the collection's word
-    counts (:func:`~partialdup.pipeline.edits.collection_words`)."""
+    counts (:func:`~partialdup.pipeline.edits.collection_words`) and their
+    features blobs unpacked (``flat``: the candidates in order)."""
 
     collection_words: CollectionWords
+    flat: codec.FlatFeatures
+    texts: _Texts
+
+    def prefetch(self, positions: Iterable[int]) -> None:
+        """Read now, together, the text blobs of the candidates at these
+        positions (the near misses' letters read the words of hundreds)."""
+        self.texts.prefetch(self[position].number for position in positions)
+
+    def sentence_columns(self, entries: Sequence[IndexedSentence]) -> tuple[np.ndarray, np.ndarray]:
+        """The token count and word filter of each indexed sentence, read from
+        the features blobs' arrays at once (the edited-copy stage's
+        :meth:`~partialdup.pipeline.edits.EditedStage._filter_rows`: thousands
+        of candidate sentences per check, most in documents never paired)."""
+        documents = np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
+        sentences = np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
+        rows = self.flat.sentence_starts[documents] + sentences
+        return self.flat.tokens[rows].astype(np.int64), self.flat.word_blooms[rows]
 
 
 class _Texts:
@@ -127,7 +146,7 @@ class _Texts:
         """Read the texts of these documents now, in one statement per
         :data:`~partialdup.store.records.IN_CHUNK` documents instead of two
         per document (the word searches read the words of hundreds)."""
-        missing = sorted(set(numbers) - self._opened.keys())
+        missing = sorted(n for n in set(numbers) - self._opened.keys() if n not in self._cache)
         for chunk in slices(missing):
             marks = ",".join("?" * len(chunk))
             query = f"SELECT d.doc, d.sentences, b.text FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"

@@ -151,6 +151,9 @@ class TextCache:
             self.clear()
             self._version = version
 
+    def __contains__(self, number: object) -> bool:
+        return number in self._texts
+
     def clear(self) -> None:
         """Forget every cached text."""
         self._texts.clear()
@@ -207,6 +210,11 @@ class StoredReference:
     def _packed(self) -> codec.PackedFeatures:
         return self._flat.document(self._position)
 
+    @property
+    def number(self) -> int:
+        """Its document number in the store."""
+        return self._number
+
     @_Lazy
     def _text(self) -> StoredText:
         return self._texts(self._number, self._count)
@@ -243,13 +251,6 @@ class StoredReference:
     @_Lazy
     def words(self) -> Sequence[tuple[str, ...]]:
         return self._text.words
-
-    @_Lazy
-    def word_filters(self) -> np.ndarray:
-        """Each sentence's word filter (:mod:`~partialdup.match.word_filter`),
-        from the features blob: the edited-copy stage rules pairs out by them
-        before it reads any words."""
-        return self._flat.word_blooms_of(self._position)
 
     @_Lazy
     def _letter_flags(self) -> list[int]:

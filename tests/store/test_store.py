@@ -87,6 +87,65 @@ def test_word_filters_change_no_span(tmp_path, tokenizer, idf, sources, suspicio
     assert sum(ruled_out) > 0 and filtered.spans and jsonl(filtered) == jsonl(every)
 
 
+def test_candidates_columns_equal_the_plain_ones(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    # A check's candidates give the edited-copy stage their sentences'
+    # token counts and word filters from the features blobs' arrays at once
+    # (sentence_columns): the same as read document by document, the
+    # filters made from the stored words.
+    import numpy as np
+
+    from partialdup.pipeline.edits import EditedStage
+
+    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=7)
+    compared = []
+    fast = EditedStage._filter_rows
+
+    def both(self, docs, entries):
+        columns = getattr(docs, "sentence_columns", None)
+        if columns is not None:
+            tokens, filters = columns(entries)
+            assert np.array_equal(tokens, self._token_counts(docs, entries))
+            assert np.array_equal(filters, self._entry_filters(docs, entries))
+            compared.append(len(entries))
+        return fast(self, docs, entries)
+
+    monkeypatch.setattr(EditedStage, "_filter_rows", both)
+    with Store(tmp_path / "s.db", detector, idf) as store:
+        store.check(suspicious)
+    assert compared and sum(compared) > 100
+
+
+def test_near_misses_read_their_stored_texts_together(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    # The near misses' stored sentences are read in one statement per
+    # hundreds of documents (References.prefetch), never one by one.
+    from partialdup.match.verify import NearMissCheck
+    from partialdup.store import query
+
+    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
+    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
+        store.add(sources, batch=7)
+    judging, one_by_one, judged = [False], [], []
+    accepted, text_blob = NearMissCheck.accepted, query._text_blob
+
+    def watched(self, records, *args, **kwargs):
+        records = list(records)
+        judged.append(len(records))
+        judging[0] = True
+        try:
+            return accepted(self, records, *args, **kwargs)
+        finally:
+            judging[0] = False
+
+    monkeypatch.setattr(NearMissCheck, "accepted", watched)
+    monkeypatch.setattr(query, "_text_blob", lambda db, number: one_by_one.append(judging[0]) or text_blob(db, number))
+    with Store(tmp_path / "s.db", detector, idf) as store:
+        found = store.check(suspicious)
+    assert sum(judged) > 0 and not any(one_by_one)
+    assert jsonl(found) == jsonl(detector.check(suspicious, sources))
+
+
 def test_adding_again_changes_nothing(tmp_path, detector, idf, sources) -> None:
     path = tmp_path / "s.db"
     with Store(path, detector, idf, create=True) as store:
