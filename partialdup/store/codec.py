@@ -47,7 +47,7 @@ from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store.blooms import EVERY_WORD, sentence_blooms
 
 __all__ = [
-    "PackedFeatures", "FlatFeatures", "TextPart", "unpack_many", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
+    "PackedFeatures", "TextPart", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
     "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "LEVEL", "to_signed", "from_signed",
     "word_blooms",
     "compress", "decompress",
@@ -309,102 +309,6 @@ def word_blooms(blob: bytes) -> np.ndarray:
     """The filters of a features blob's sentences (a view: nothing decompressed)."""
     n, m, _, mj = _HEADER.unpack_from(blob)
     return np.frombuffer(blob, _U64, n, _HEADER.size + 8 * (m + mj))
-
-
-@dataclass(frozen=True)
-class FlatFeatures:
-    """The features blobs of many documents, unpacked at once: every array
-    of :class:`PackedFeatures`, document after document, and where each
-    document's share starts (one more entry than documents)."""
-
-    bag_sizes: np.ndarray
-    features: np.ndarray
-    counts: np.ndarray
-    matchable: np.ndarray
-    join_at: np.ndarray
-    join_sizes: np.ndarray
-    join_features: np.ndarray
-    join_counts: np.ndarray
-    tokens: np.ndarray
-    word_blooms: np.ndarray
-    letter_flags: np.ndarray
-    sentence_starts: np.ndarray
-    feature_starts: np.ndarray
-    join_starts: np.ndarray
-    join_feature_starts: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.sentence_starts) - 1
-
-    def tokens_of(self, i: int) -> np.ndarray:
-        """Document ``i``'s token counts (a view)."""
-        return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
-
-    def word_blooms_of(self, i: int) -> np.ndarray:
-        """Document ``i``'s word filters (a view; see :mod:`~partialdup.store.blooms`)."""
-        return self.word_blooms[self.sentence_starts[i]:self.sentence_starts[i + 1]]
-
-    def letter_flags_of(self, i: int) -> np.ndarray:
-        """Document ``i``'s letter flags (a view)."""
-        return self.letter_flags[self.sentence_starts[i]:self.sentence_starts[i + 1]]
-
-    def document(self, i: int) -> PackedFeatures:
-        """Document ``i``'s arrays (views, no copy)."""
-        s0, s1 = self.sentence_starts[i], self.sentence_starts[i + 1]
-        f0, f1 = self.feature_starts[i], self.feature_starts[i + 1]
-        j0, j1 = self.join_starts[i], self.join_starts[i + 1]
-        g0, g1 = self.join_feature_starts[i], self.join_feature_starts[i + 1]
-        return PackedFeatures(
-            self.bag_sizes[s0:s1], self.features[f0:f1], self.counts[f0:f1], self.matchable[s0:s1], self.join_at[j0:j1],
-            self.join_sizes[j0:j1], self.join_features[g0:g1], self.join_counts[g0:g1], self.tokens[s0:s1],
-            self.word_blooms[s0:s1], self.letter_flags[s0:s1],
-        )
-
-
-def unpack_many(blobs: Sequence[bytes]) -> FlatFeatures:
-    """The arrays of many features blobs at once (a query reads thousands:
-    one NumPy array per kind, not one per kind and document)."""
-    heads = [_HEADER.unpack_from(blob) for blob in blobs]
-    kinds: list[list[bytes]] = [[] for _ in range(11)]
-    # One pass with the offsets written out (a check unpacks 3,000 blobs:
-    # generic loops over the kinds cost a fifth more); each small part is
-    # decompressed from a view, without copying it out of its blob first.
-    (put_features, put_join_features, put_blooms, put_sizes, put_counts, put_matchable, put_join_at, put_join_sizes,
-     put_join_counts, put_tokens, put_flags) = (kind.append for kind in kinds)
-    start = _HEADER.size
-    for blob, (n, m, k, mj) in zip(blobs, heads):
-        # features, join features, filters, raw, as pack writes them
-        f_end = start + 8 * m
-        j_end = f_end + 8 * mj
-        raw_end = j_end + 8 * n
-        put_features(blob[start:f_end])
-        put_join_features(blob[f_end:j_end])
-        put_blooms(blob[j_end:raw_end])
-        small = decompress(memoryview(blob)[raw_end:])
-        # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, letter flags, as pack writes them
-        e0 = 4 * n
-        e1 = e0 + 4 * m
-        e2 = e1 + n
-        e3 = e2 + 4 * k
-        e4 = e3 + 4 * k
-        e5 = e4 + 4 * mj
-        e6 = e5 + 4 * n
-        put_sizes(small[:e0])
-        put_counts(small[e0:e1])
-        put_matchable(small[e1:e2])
-        put_join_at(small[e2:e3])
-        put_join_sizes(small[e3:e4])
-        put_join_counts(small[e4:e5])
-        put_tokens(small[e5:e6])
-        put_flags(small[e6:])
-    dtypes: tuple[np.dtype, ...] = (_U64, _U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32, _U8)
-    arrays = [np.frombuffer(b"".join(parts), dtype) for parts, dtype in zip(kinds, dtypes)]
-    features, join_features, blooms, sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, flags = arrays
-    columns = np.array(heads, np.int64).reshape(-1, 4).T
-    starts = [np.concatenate(([0], np.cumsum(column))) for column in columns]
-    return FlatFeatures(
-        sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, flags, *starts
-    )
 
 
 @dataclass(frozen=True)

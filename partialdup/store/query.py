@@ -9,7 +9,7 @@ collection (the others find no candidates). So a check
 2. reads from ``postings`` the documents holding those (and, for a query
    bag made only of features over the bound that the ``bags`` tables hold,
    the documents holding all its features), and their features blobs,
-   unpacked at once into flat arrays (:func:`~partialdup.store.codec.unpack_many`);
+   unpacked at once into flat arrays (:func:`~partialdup.store.flat.unpack_many`);
 3. picks, with NumPy, the sentences (and rejoined pairs) of those documents
    that hold such a feature (or that bag) and indexes just them, searched
    with the collection's counts (:class:`~partialdup.store.search.PartialIndex`);
@@ -46,6 +46,7 @@ from partialdup.index.inverted import IndexedSentence
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec
+from partialdup.store.flat import FlatFeatures, UnpackBuffer, unpack_many
 from partialdup.store.records import signed, slices
 from partialdup.store.reference import StoredReference, StoredText, TextCache
 from partialdup.store.search import PartialIndex, partial_reference_index
@@ -57,7 +58,7 @@ __all__ = ["check_stored", "holding", "Held", "identical", "FeatureCounts"]
 
 def check_stored(
     db: sqlite3.Connection, detector: Detector, query_docs: Sequence[DocumentFeatures], cache: TextCache | None = None,
-    *, boilerplate_spans: bool = False,
+    *, boilerplate_spans: bool = False, buffer: UnpackBuffer | None = None,
 ) -> Detection:
     """Passages of each query copied from the stored documents (inside the caller's read transaction).
 
@@ -65,7 +66,9 @@ def check_stored(
     statistics count the whole collection (but ``frequent_sentences``, not known: 0).
     ``cache`` keeps the texts read for later checks (valid for the caller's
     state of the store; None: none kept). ``boilerplate_spans`` as in
-    :meth:`~partialdup.pipeline.detector.Detector.check_against`.
+    :meth:`~partialdup.pipeline.detector.Detector.check_against`. ``buffer``:
+    where the candidates' features are unpacked (a store's, reused from one
+    check to the next; None: a new one).
     """
     in_sentences, in_joins = _query_bags(detector, query_docs)
     wanted = {f for bag in in_sentences for f in bag}
@@ -78,7 +81,7 @@ def check_stored(
     alone_joins = _stored_alone(db, "join_bags", in_joins, counts.join_bags, bound)
     alone_numbers = _documents_holding_all(db, [*alone, *alone_joins])
     holding = set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers
-    texts, blobs = _Texts(db, cache or TextCache()), _FeatureBlobs(db)
+    texts, blobs = _Texts(db, cache or TextCache()), _FeatureBlobs(db, buffer)
     words = word_candidates(
         db, detector.config, query_docs, lambda number: texts(number).words, texts.prefetch, blobs.word_blooms
     )
@@ -114,7 +117,7 @@ class _References(list[StoredReference]):
     features blobs unpacked (``flat``: the candidates in order)."""
 
     collection_words: CollectionWords
-    flat: codec.FlatFeatures
+    flat: FlatFeatures
     texts: _Texts
 
     def prefetch(self, positions: Iterable[int]) -> None:
@@ -162,7 +165,7 @@ class _Texts:
         return text
 
 
-def holding(flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> list[tuple[int, int, Bag]]:
+def holding(flat: FlatFeatures, wanted: Sequence[int], *, joins: bool) -> list[tuple[int, int, Bag]]:
     """(document, sentence, bag) of the matchable sentences (or the rejoined
     pairs, then ``sentence`` is the first of the two) holding a wanted
     feature, in document then sentence order; documents numbered by their
@@ -188,7 +191,7 @@ class Held:
     bags: FlatBags
 
     @classmethod
-    def of(cls, flat: codec.FlatFeatures, wanted: Sequence[int], *, joins: bool) -> Held:
+    def of(cls, flat: FlatFeatures, wanted: Sequence[int], *, joins: bool) -> Held:
         """The entries of :func:`holding`."""
         if joins:
             sizes, features, counts = flat.join_sizes, flat.join_features, flat.join_counts
@@ -319,7 +322,7 @@ def _documents_holding_all(db: sqlite3.Connection, bags: Iterable[Bag]) -> set[i
     return numbers
 
 
-def identical(flat: codec.FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> list[tuple[int, int, Bag]]:
+def identical(flat: FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> list[tuple[int, int, Bag]]:
     """(document, sentence, bag) of the matchable sentences (or rejoined
     pairs) whose bag equals one of ``bags``, documents numbered by their
     position in ``flat`` (plain: a rare case, bags of over-frequent features only)."""
@@ -344,7 +347,7 @@ def identical(flat: codec.FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> 
 
 
 def _held(
-    flat: codec.FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joins: bool
+    flat: FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joins: bool
 ) -> tuple[list[tuple[int, int, Bag]], FlatBags | None]:
     """The entries of a check's partial index: those holding a usual feature
     and those identical to a bag of ``alone``, with their bags as arrays
@@ -377,8 +380,8 @@ class _FeatureBlobs:
     sentences (:mod:`~partialdup.store.blooms`), then the check unpacks
     every candidate's features, most of them the same documents."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
+    def __init__(self, db: sqlite3.Connection, buffer: UnpackBuffer | None = None) -> None:
+        self._db, self._buffer = db, buffer
         self._read: dict[int, tuple[str, bytes]] = {}
 
     def _read_all(self, numbers: Iterable[int]) -> None:
@@ -395,11 +398,11 @@ class _FeatureBlobs:
         filters = {number: codec.word_blooms(self._read[number][1]) for number in set(numbers)}
         return np.array([filters[number][s] for number, s in zip(numbers, sentences.tolist())], np.uint64)
 
-    def unpacked(self, numbers: Sequence[int]) -> tuple[list[str], codec.FlatFeatures]:
+    def unpacked(self, numbers: Sequence[int]) -> tuple[list[str], FlatFeatures]:
         """The ids and features (unpacked at once) of documents, in the order given."""
         self._read_all(numbers)
         rows = [self._read[n] for n in numbers]
-        return [doc_id for doc_id, _ in rows], codec.unpack_many([blob for _, blob in rows])
+        return [doc_id for doc_id, _ in rows], unpack_many([blob for _, blob in rows], self._buffer)
 
 
 def _given(blob: bytes, _number: int) -> bytes:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, Ty
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters, words_letters
 from partialdup.store import codec
+from partialdup.store.flat import FlatFeatures
 
 if TYPE_CHECKING:
     import numpy as np
@@ -191,7 +192,7 @@ class StoredReference:
     """
 
     def __init__(
-        self, doc_id: str, sentences: int, flat: codec.FlatFeatures, position: int,
+        self, doc_id: str, sentences: int, flat: FlatFeatures, position: int,
         texts: Callable[[int, int], StoredText], number: int, scanned: Sequence[int] | None = None,
         scanned_headlines: Sequence[int] | None = None,
     ) -> None:

@@ -20,6 +20,7 @@ from partialdup.core.collector import collector_paused
 from partialdup.core.types import Document, DocumentFeatures
 from partialdup.pipeline.detector import AnyDocument, Detection, Detector
 from partialdup.store import codec
+from partialdup.store.flat import UnpackBuffer
 from partialdup.store.query import check_stored
 from partialdup.store.reference import TextCache
 from partialdup.store.records import AddReport, StoredDocument, StoreError, StoreStats, require_store, slices
@@ -57,6 +58,7 @@ class Store:
     ) -> None:
         self.path = Path(path)
         self._cache = TextCache(cache)
+        self._buffer = UnpackBuffer()  # the candidates' features of each check, unpacked (see flat.UnpackBuffer)
         if not create:
             require_store(self.path)
         self._detector = detector
@@ -199,7 +201,9 @@ class Store:
                 # texts may be stale. Read once the snapshot is taken (by a read).
                 self._db.execute("SELECT count(*) FROM meta").fetchone()
                 self._cache.valid_for(self._db.execute("PRAGMA data_version").fetchone()[0])
-                return check_stored(self._db, detector, query_docs, self._cache, boilerplate_spans=boilerplate_spans)
+                return check_stored(
+                    self._db, detector, query_docs, self._cache, boilerplate_spans=boilerplate_spans, buffer=self._buffer
+                )
             finally:
                 self._db.execute("COMMIT")
 

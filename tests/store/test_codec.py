@@ -7,6 +7,7 @@ import numpy as np
 from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.match.verify import letter_flags
 from partialdup.store import codec
+from partialdup.store.flat import unpack_many
 from partialdup.store.blooms import sentence_blooms
 
 
@@ -48,7 +49,7 @@ def test_detector_features_round_trip(detector, sources) -> None:
         blobs.append(blob)
         filters = sentence_blooms(features.words).tolist()
         assert codec.unpack_features(blob).word_blooms.tolist() == codec.word_blooms(blob).tolist() == filters
-    flat = codec.unpack_many(blobs)
+    flat = unpack_many(blobs)
     for i, blob in enumerate(blobs):
         alone, among = vars(codec.unpack_features(blob)), vars(flat.document(i))
         assert all(np.array_equal(alone[name], among[name]) for name in alone)

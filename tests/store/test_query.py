@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.store import codec
+from partialdup.store.flat import unpack_many
 from partialdup.store.query import holding, holding_plain
 
 # Few distinct features, so that documents share them; the high bit set on
@@ -29,7 +30,7 @@ def documents(draw: st.DrawFn) -> DocumentFeatures:
        st.sets(_FEATURE))
 def test_holding_equals_the_plain_reference(docs, flags, wanted) -> None:
     blobs = [codec.pack(doc, flags[i][: len(doc.bags)])[0] for i, doc in enumerate(docs)]
-    flat = codec.unpack_many(blobs)
+    flat = unpack_many(blobs)
     packed = [codec.unpack_features(blob) for blob in blobs]
     for joins in (False, True):
         assert holding(flat, sorted(wanted), joins=joins) == holding_plain(packed, wanted, joins=joins)
@@ -40,7 +41,7 @@ def test_unpack_many_gives_each_document_as_unpack_features(detector, sources) -
     for document in sources[:6]:
         features = detector.features(document)
         blobs.append(codec.pack(features, [detector.matchable(features, i) for i in range(len(features.bags))])[0])
-    flat = codec.unpack_many(blobs)
+    flat = unpack_many(blobs)
     assert len(flat) == len(blobs)
     for i, blob in enumerate(blobs):
         one, many = codec.unpack_features(blob), flat.document(i)
