@@ -50,7 +50,7 @@ __all__ = [
     "PackedFeatures", "TextPart", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
     "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "LEVEL", "to_signed", "from_signed",
     "word_blooms",
-    "compress", "decompress",
+    "compress", "decompress", "decompress_many", "small_part",
 ]
 
 #: The fields packed apart; every other field goes by name into the text blob.
@@ -91,6 +91,21 @@ def compress(data: bytes) -> bytes:
 def decompress(data: bytes | memoryview) -> bytes:
     """The inverse of :func:`compress`."""
     return _contexts.decompressor.decompress(data)
+
+
+def decompress_many(parts: Sequence[bytes | memoryview]) -> Sequence[bytes | memoryview]:
+    """:func:`decompress` of each part, in one call that holds no lock of
+    Python's while it works (zstandard's ``multi_decompress_to_buffer``):
+    run on another thread, it takes nothing from this one. Part by part
+    where the installed zstandard lacks it (its CFFI backend)."""
+    if not parts:
+        return []
+    decompressor = _contexts.decompressor
+    try:
+        buffers = decompressor.multi_decompress_to_buffer(list(parts), threads=1)
+    except (AttributeError, NotImplementedError):
+        return [decompressor.decompress(part) for part in parts]
+    return [memoryview(buffers[i]) for i in range(len(buffers))]  # type: ignore[arg-type]  # a BufferSegment is a buffer
 
 
 def to_signed(features: np.ndarray) -> np.ndarray:
@@ -303,6 +318,12 @@ def unpack_features(blob: bytes) -> PackedFeatures:
     join_at, join_sizes, join_counts = small.take(_I32, k), small.take(_I32, k), small.take(_U32, mj)
     tokens, flags = small.take(_I32, n), small.take(_U8, n)
     return PackedFeatures(sizes, features, counts, matchable, join_at, join_sizes, join_features, join_counts, tokens, blooms, flags)
+
+
+def small_part(blob: bytes) -> memoryview:
+    """A features blob's compressed part (the arrays after the raw ones), a view."""
+    n, m, _, mj = _HEADER.unpack_from(blob)
+    return memoryview(blob)[_HEADER.size + 8 * (m + mj + n):]
 
 
 def word_blooms(blob: bytes) -> np.ndarray:

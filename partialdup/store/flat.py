@@ -92,10 +92,13 @@ class UnpackBuffer:
 _FLAT_DTYPES: tuple[np.dtype, ...] = (_U64, _U64, _U64, _I32, _U32, _U8, _I32, _I32, _U32, _I32, _U8)
 
 
-def unpack_many(blobs: Sequence[bytes], buffer: UnpackBuffer | None = None) -> FlatFeatures:
+def unpack_many(
+    blobs: Sequence[bytes], buffer: UnpackBuffer | None = None, smalls: Sequence[bytes | memoryview | None] | None = None,
+) -> FlatFeatures:
     """The arrays of many features blobs at once (a query reads thousands:
     one NumPy array per kind, not one per kind and document), written into
-    ``buffer`` (a new one when None)."""
+    ``buffer`` (a new one when None). ``smalls``: per blob, its compressed
+    part already decompressed, or None (decompressed here)."""
     heads = [_HEADER.unpack_from(blob) for blob in blobs]
     columns = np.array(heads, np.int64).reshape(-1, 4).T
     n, m, k, mj = columns.sum(axis=1).tolist()
@@ -103,7 +106,7 @@ def unpack_many(blobs: Sequence[bytes], buffer: UnpackBuffer | None = None) -> F
     # Each kind starts on 8 bytes, so every array is aligned.
     starts = list(accumulate((-(-length // 8) * 8 for length in lengths), initial=0))
     out = (buffer or UnpackBuffer()).take(starts[-1])
-    _write_kinds(out, blobs, heads, starts)
+    _write_kinds(out, blobs, heads, starts, smalls or [None] * len(blobs))
     arrays = [
         np.frombuffer(out, dtype, length // dtype.itemsize, start) for dtype, length, start in zip(_FLAT_DTYPES, lengths, starts)
     ]
@@ -114,13 +117,16 @@ def unpack_many(blobs: Sequence[bytes], buffer: UnpackBuffer | None = None) -> F
     )
 
 
-def _write_kinds(out: bytearray, blobs: Sequence[bytes], heads: Sequence[tuple[int, ...]], starts: Sequence[int]) -> None:
+def _write_kinds(
+    out: bytearray, blobs: Sequence[bytes], heads: Sequence[tuple[int, ...]], starts: Sequence[int],
+    smalls: Sequence[bytes | memoryview | None],
+) -> None:
     """Copy each blob's arrays after those of the blobs before, kind by kind
     from ``starts``: one copy, no intermediate bytes. The offsets are written
     out (a check unpacks 3,000 blobs: generic loops over the kinds cost a
     fifth more); each small part is decompressed from a view of its blob."""
     p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10 = starts[:11]
-    for blob, (n, m, k, mj) in zip(blobs, heads):
+    for blob, (n, m, k, mj), given in zip(blobs, heads, smalls):
         view = memoryview(blob)
         # features, join features, filters, raw, as pack writes them
         f_end = _HEADER.size + 8 * m
@@ -130,7 +136,7 @@ def _write_kinds(out: bytearray, blobs: Sequence[bytes], heads: Sequence[tuple[i
         out[p1:p1 + 8 * mj] = view[f_end:j_end]
         out[p2:p2 + 8 * n] = view[j_end:raw_end]
         p0, p1, p2 = p0 + 8 * m, p1 + 8 * mj, p2 + 8 * n
-        small = decompress(view[raw_end:])
+        small = decompress(view[raw_end:]) if given is None else given
         # sizes, counts, matchable, join_at, join_sizes, join_counts, tokens, letter flags, as pack writes them
         e0 = 4 * n
         e1 = e0 + 4 * m

@@ -81,3 +81,22 @@ def test_words_of_many_chunks_read_in_any_order(detector, sources) -> None:
         # Read again (kept), by negative index, and by slice: the same words.
         assert [stored[i - len(stored)] for i in range(len(stored))] == list(longest.words) == list(stored[:])
         assert all(stored[i] is stored[i - len(stored)] for i in range(len(stored)))
+
+
+def test_decompress_many_gives_each_part_as_decompress(monkeypatch) -> None:
+    parts = [codec.compress(data) for data in (b"", "中文句子".encode() * 40, bytes(range(256)) * 9, b"x")]
+    one_by_one = [codec.decompress(part) for part in parts]
+    assert [bytes(out) for out in codec.decompress_many(parts)] == one_by_one
+    assert [bytes(out) for out in codec.decompress_many([memoryview(part) for part in parts])] == one_by_one
+    assert codec.decompress_many([]) == []
+    # A zstandard without the call (its CFFI backend): part by part, the same.
+    plain = codec._contexts.decompressor
+    monkeypatch.setattr(codec._contexts, "decompressor", type("Plain", (), {"decompress": staticmethod(plain.decompress)})())
+    assert [bytes(out) for out in codec.decompress_many(parts)] == one_by_one
+
+
+def test_small_part_is_the_compressed_part_of_a_features_blob(detector, sources) -> None:
+    features = detector.features(sources[0])
+    blob = codec.pack(features, [detector.matchable(features, i) for i in range(len(features.bags))])[0]
+    many = unpack_many([blob], smalls=[codec.decompress(codec.small_part(blob))])
+    assert all(np.array_equal(value, getattr(many, name)) for name, value in vars(unpack_many([blob])).items())

@@ -23,6 +23,14 @@ def jsonl(detection) -> str:
     return out.getvalue()
 
 
+def _stored(path, tokenizer, idf, documents):
+    """A detector of the default settings and a store of ``documents`` made with it at ``path``."""
+    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
+    with Store(path, detector, idf, create=True) as store:
+        store.add(documents, batch=7)
+    return detector
+
+
 @pytest.mark.parametrize("max_postings", [2000, 3])
 def test_same_spans_and_counts_as_check_against(tmp_path, tokenizer, idf, sources, suspicious, max_postings) -> None:
     # max_postings 3 binds on the slice (dozens of features go over it), so
@@ -59,9 +67,7 @@ def test_the_word_searches_read_only_their_candidates(tmp_path, tokenizer, idf, 
     # The stored documents handed to the detector name the sentences its
     # word searches look at: fewer than all, and the spans are still
     # those of check --against.
-    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
-    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
-        store.add(sources, batch=7)
+    detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
     handed = []
     check_against = detector.check_against
     detector.check_against = lambda queries, references, *a, **k: handed.extend(references) or check_against(queries, references, *a, **k)
@@ -96,9 +102,7 @@ def test_candidates_columns_equal_the_plain_ones(tmp_path, tokenizer, idf, sourc
 
     from partialdup.pipeline.edits import EditedStage
 
-    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
-    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
-        store.add(sources, batch=7)
+    detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
     compared = []
     fast = EditedStage._filter_rows
 
@@ -123,9 +127,7 @@ def test_near_misses_read_their_stored_texts_together(tmp_path, tokenizer, idf, 
     from partialdup.match.verify import NearMissCheck
     from partialdup.store import query
 
-    detector = make_detector("low-idf-sig", idf, Config(), tokenizer=tokenizer)
-    with Store(tmp_path / "s.db", detector, idf, create=True) as store:
-        store.add(sources, batch=7)
+    detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
     judging, one_by_one, judged = [False], [], []
     accepted, text_blob = NearMissCheck.accepted, query._text_blob
 
@@ -144,6 +146,39 @@ def test_near_misses_read_their_stored_texts_together(tmp_path, tokenizer, idf, 
         found = store.check(suspicious)
     assert sum(judged) > 0 and not any(one_by_one)
     assert jsonl(found) == jsonl(detector.check(suspicious, sources))
+
+
+def test_features_decompressed_beside_the_word_searches_give_the_same_spans(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    # With the bound lowered so that every check takes the path, the
+    # candidates' features decompressed on another thread give the spans of
+    # check --against.
+    import threading
+
+    from partialdup.store import codec, query
+
+    detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
+    threads = []
+    many = codec.decompress_many
+    monkeypatch.setattr(query, "AHEAD_LEAST", 1)
+    monkeypatch.setattr(codec, "decompress_many", lambda parts: threads.append(threading.current_thread().name) or many(parts))
+    with Store(tmp_path / "s.db", detector, idf) as store:
+        found = store.check(suspicious)
+    assert threads and set(threads) == {"partialdup-decompress"}
+    assert jsonl(found) == jsonl(detector.check(suspicious, sources))
+
+
+def test_a_failure_beside_the_word_searches_reaches_the_caller(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    from partialdup.store import codec, query
+
+    detector = _stored(tmp_path / "s.db", tokenizer, idf, sources[:8])
+
+    def broken(parts):
+        raise ValueError("corrupt part")
+
+    monkeypatch.setattr(query, "AHEAD_LEAST", 1)
+    monkeypatch.setattr(codec, "decompress_many", broken)
+    with Store(tmp_path / "s.db", detector, idf) as store, pytest.raises(ValueError, match="corrupt part"):
+        store.check(suspicious[:3])
 
 
 def test_adding_again_changes_nothing(tmp_path, detector, idf, sources) -> None:
