@@ -1,4 +1,4 @@
-"""Sorted distinct values and membership of integer arrays, by sorting.
+"""Integer arrays: sorted distinct values and membership, set bits, mixing.
 
 NumPy 2.4's ``np.unique`` (without ``return_*``) finds distinct values by
 hashing, and ``np.isin`` calls it on both arrays: on 1.2 million int64
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["sorted_unique", "sorted_isin"]
+__all__ = ["mix64", "popcount", "sorted_unique", "sorted_isin"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -34,3 +34,24 @@ def sorted_isin(values: np.ndarray, among: np.ndarray, *, among_sorted: bool = F
         return np.zeros(values.shape, bool)
     at = np.minimum(np.searchsorted(ordered, values), len(ordered) - 1)
     return ordered[at] == values  # type: ignore[no-any-return]
+
+
+def popcount(values: np.ndarray) -> np.ndarray:
+    """The set bits of each unsigned 64-bit value (int64, the same shape)."""
+    values = np.asarray(values, np.uint64)
+    if hasattr(np, "bitwise_count"):  # NumPy 2
+        return np.bitwise_count(values).astype(np.int64)
+    # SWAR: bits summed in pairs, nibbles, then bytes.
+    v = values - ((values >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    with np.errstate(over="ignore"):
+        return ((v * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+def mix64(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a bijection of uint64 that spreads every bit."""
+    with np.errstate(over="ignore"):
+        values = (values ^ (values >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        values = (values ^ (values >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return values ^ (values >> np.uint64(31))

@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from partialdup.core.types import Bag
+from partialdup.core.arrays import mix64
 from partialdup.index.flatbags import FlatBags
 
 __all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags"]
@@ -30,14 +31,6 @@ __all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags"]
 
 #: Seeds of the two 64-bit halves of a digest.
 _SEEDS = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xD1B54A32D192ED03))
-
-
-def _mix(values: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: a bijection of uint64 that spreads every bit."""
-    with np.errstate(over="ignore"):
-        values = (values ^ (values >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        values = (values ^ (values >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return values ^ (values >> np.uint64(31))
 
 
 def bag_digests(bags: Sequence[Bag]) -> np.ndarray:
@@ -60,7 +53,7 @@ def flat_digests(flat: FlatBags) -> np.ndarray:
     counts = flat.counts.astype(np.uint64)
     with np.errstate(over="ignore"):
         for half, seed in enumerate(_SEEDS):
-            element = _mix(_mix(flat.features ^ seed) + counts * seed)
+            element = mix64(mix64(flat.features ^ seed) + counts * seed)
             if len(element):
                 digests[full, half] = np.add.reduceat(element, starts)
     return digests

@@ -26,13 +26,14 @@ from typing import Iterator
 
 import numpy as np
 
+from partialdup.core.arrays import popcount
+
 __all__ = [
     "HammingIndex",
     "HammingPairs",
     "block_masks",
     "hamming_join",
     "hamming_join_reference",
-    "popcount",
 ]
 
 BITS = 64
@@ -49,17 +50,6 @@ def block_masks(k: int, bits: int = BITS) -> list[tuple[int, int]]:
         out.append((shift, (1 << width) - 1))
         shift += width
     return out
-
-
-_BYTE_COUNTS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-
-
-def popcount(values: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 (NumPy's ``bitwise_count`` where available)."""
-    values = np.ascontiguousarray(values, dtype=np.uint64)
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(values).astype(np.int64)
-    return _BYTE_COUNTS[values.view(np.uint8)].reshape(-1, 8).sum(axis=1).astype(np.int64)
 
 
 @dataclass(frozen=True)

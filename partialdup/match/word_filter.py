@@ -26,9 +26,10 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import popcount
 from partialdup.core.hashing import stable_hashes
 
-__all__ = ["BITS", "FilterRows", "WordFilters", "popcount", "ratios_may_reach", "word_bit"]
+__all__ = ["BITS", "FilterRows", "WordFilters", "ratios_may_reach", "word_bit"]
 
 #: Bits of a filter: one unsigned 64-bit integer per sentence.
 BITS = 64
@@ -45,18 +46,6 @@ WORD_MEMO = 1_000_000
 def word_bit(key: int) -> int:
     """The bit a word sets, from its 64-bit key (signed or not: the low bits are the same)."""
     return key & (BITS - 1)
-
-
-def popcount(values: np.ndarray) -> np.ndarray:
-    """The set bits of each unsigned 64-bit value (int64)."""
-    values = np.asarray(values, np.uint64)
-    if hasattr(np, "bitwise_count"):  # NumPy 2
-        return np.bitwise_count(values).astype(np.int64)
-    # SWAR: bits summed in pairs, nibbles, then bytes.
-    v = values - ((values >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return ((v * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
 class WordFilters:

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import sorted_isin, sorted_unique
+from partialdup.core.arrays import mix64, popcount, sorted_isin, sorted_unique
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -38,3 +38,30 @@ def test_unsigned_codes_and_empty_arrays():
     assert np.array_equal(sorted_isin(codes, codes[:2]), np.isin(codes, codes[:2]))
     assert sorted_isin(codes, np.array([], np.uint64)).tolist() == [False] * 4
     assert sorted_unique(np.array([], np.int64)).tolist() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=20))
+def test_popcount_equals_the_plain_count(values) -> None:
+    array = np.array(values, np.uint64)
+    assert popcount(array).tolist() == [bin(v).count("1") for v in values]
+
+
+def test_popcount_without_numpy_2(monkeypatch) -> None:
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    values = [0, 1, 2**64 - 1, 0x8000_0000_0000_0001, 12345678901234567]
+    assert popcount(np.array(values, np.uint64)).tolist() == [bin(v).count("1") for v in values]
+    assert popcount(np.array([values, values], np.uint64)).shape == (2, len(values))
+
+
+def test_mix64_is_splitmix64s_finaliser() -> None:
+    # Pinned against the plain integer formula: the bag digests and the
+    # word bits built on it must never change.
+    def plain(v: int) -> int:
+        mask = 2**64 - 1
+        v = ((v ^ (v >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        v = ((v ^ (v >> 27)) * 0x94D049BB133111EB) & mask
+        return v ^ (v >> 31)
+
+    values = [0, 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15]
+    assert mix64(np.array(values, np.uint64)).tolist() == [plain(v) for v in values]

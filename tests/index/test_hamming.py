@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partialdup.index.hamming import HammingIndex, block_masks, hamming_join, hamming_join_reference, popcount
+from partialdup.index.hamming import HammingIndex, block_masks, hamming_join, hamming_join_reference
 
 
 def test_distance_3_is_found_through_the_tables_and_4_is_not():
@@ -67,9 +67,3 @@ def test_the_incremental_index_equals_brute_force(seed, size, k):
         index.add(fp)
     expected = sorted((d, j) for _, j, d in hamming_join_reference([fps[-1]], fps[:-1], k))
     assert index.search(fps[-1]) == expected
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 2**64 - 1), max_size=20))
-def test_popcount(values):
-    assert popcount(np.array(values, dtype=np.uint64)).tolist() == [v.bit_count() for v in values]

@@ -1,5 +1,6 @@
 """Word-set candidates (index/words.py): the prefix-filtered search against the plain reference."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -93,3 +94,42 @@ def test_two_sentences_pair_exactly_when_their_prefix_words_meet(left, right, th
         if prefixes[0][q] & prefixes[1][k] and word_jaccard(first, second) >= threshold
     ]
     assert [(q, k) for q, k, _ in WordSets(left, right, threshold, max_postings=cap).pairs()] == expected
+
+
+
+many_words = st.lists(st.integers(0, 300).map(str), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(many_words, min_size=1, max_size=8), st.lists(many_words, min_size=1, max_size=8))
+def test_the_filters_bound_never_falls_below_the_shared_words(left, right):
+    # Up to 40 words of 301 on 64 bits: words share bits, the bound holds.
+    from partialdup.core.arrays import popcount
+
+    sets = WordSets(left, right, 0.4)
+    a, b = sets._left, sets._right
+    for i, first in enumerate(left):
+        for j, second in enumerate(right):
+            most = popcount(a.filters[i] & b.filters[j]) + min(a.spare[i], b.spare[j])
+            assert most >= len(set(first) & set(second))
+            assert a.spare[i] == len(set(first)) - bin(int(a.filters[i])).count("1") >= 0
+
+
+def test_the_filters_rule_pairs_out_without_losing_one(monkeypatch):
+    # GPL lines: with the filters' bound fewer pairs have their words
+    # compared, and the pairs are those of comparing every pair.
+    from partialdup.index import words as module
+
+    def scored_and_found():
+        scored = []
+        shared_with = module._SideSets.shared_with
+        monkeypatch.setattr(module._SideSets, "shared_with", lambda self, rows, *rest: scored.append(len(rows)) or shared_with(self, rows, *rest))
+        found = list(WordSets(GPL_LINES, None, 0.15).pairs())
+        monkeypatch.setattr(module._SideSets, "shared_with", shared_with)
+        return sum(scored), found
+
+    filtered, found = scored_and_found()
+    monkeypatch.setattr(module, "popcount", lambda values: np.full(np.shape(values), 64, np.int64))  # a bound that rules nothing out
+    every, unfiltered = scored_and_found()
+    assert found == unfiltered == plain_word_pairs(GPL_LINES, None, 0.15) and len(found) > 100
+    assert filtered < every

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from partialdup.core.hashing import stable_hash
 from partialdup.match.edited import word_ratio
-from partialdup.match.word_filter import BITS, FilterRows, WordFilters, popcount, ratios_may_reach
+from partialdup.match.word_filter import BITS, FilterRows, WordFilters, ratios_may_reach
 
 WORDS = st.sampled_from(["a", "b", "c", "copy", "的", "是", "文件", "用户", "1", "9.2", "x", "使用"])
 SENTENCES = st.lists(st.lists(WORDS, max_size=14), min_size=1, max_size=8)
@@ -26,19 +26,6 @@ def test_filters_equal_the_plain_reference(sentences) -> None:
     filters = WordFilters()
     assert filters.of_sentences(sentences).tolist() == [plain_filter(words) for words in sentences]
     assert filters.of_sentences(sentences).tolist() == [plain_filter(words) for words in sentences]  # remembered bits
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 2**64 - 1), max_size=20))
-def test_popcount_equals_the_plain_count(values) -> None:
-    array = np.array(values, np.uint64)
-    assert popcount(array).tolist() == [bin(v).count("1") for v in values]
-
-
-def test_popcount_without_numpy_2(monkeypatch) -> None:
-    monkeypatch.delattr(np, "bitwise_count", raising=False)
-    values = [0, 1, 2**64 - 1, 0x8000_0000_0000_0001, 12345678901234567]
-    assert popcount(np.array(values, np.uint64)).tolist() == [bin(v).count("1") for v in values]
 
 
 @settings(max_examples=300, deadline=None)
