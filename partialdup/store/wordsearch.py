@@ -107,7 +107,7 @@ def word_candidates(
         more = {word for doc, s in kept for word in words_of(doc)[s] if word not in rows}
         sentences.update((word, row.sentences) for word, row in _rows(db, more).items())
     if config.headlines:
-        for doc, s in _headline_places(rows, query_docs, words_of, blooms_of):
+        for doc, s in _headline_places(rows, query_docs, words_of, blooms_of, prefetch):
             found.headlines[doc].add(s)
     found.collection = CollectionWords(sentences, {word: row.longs for word, row in rows.items()})
     return found
@@ -231,7 +231,7 @@ def _jaccard(first: set[str], second: set[str]) -> float:
 
 def _holding_keys(
     rows: dict[str, WordRow], title: Sequence[str], rarest: str, second: str, words_of: WordsOf,
-    blooms_of: BloomsOf | None = None,
+    blooms_of: BloomsOf | None = None, prefetch: Prefetch = _no_prefetch,
 ) -> Iterable[tuple[int, int]]:
     """(document, sentence) of the stored sentences holding a title's two key
     words and every word of it that is one unit (not Han): all those a long
@@ -255,15 +255,19 @@ def _holding_keys(
         places = np.array(sorted(found), np.int64).reshape(-1, 2)
         may = holds_all(blooms_of(places[:, 0], places[:, 1]), [word_key(word) for word in unlisted])
         found = {(doc, s) for doc, s in places[may].tolist()}
+    if unlisted:
+        prefetch({doc for doc, _ in found})
     return [place for place in found if all(word in words_of(place[0])[place[1]] for word in unlisted)]
 
 
 def _headline_places(
-    rows: dict[str, WordRow], query_docs: Sequence[DocumentFeatures], words_of: WordsOf, blooms_of: BloomsOf | None = None
+    rows: dict[str, WordRow], query_docs: Sequence[DocumentFeatures], words_of: WordsOf, blooms_of: BloomsOf | None = None,
+    prefetch: Prefetch = _no_prefetch,
 ) -> set[tuple[int, int]]:
     """(document, sentence) of the stored sentences the headline search can
     pair with a query sentence: long ones holding a query title's two key
-    words, and titles whose key words the query's long sentences hold."""
+    words, and titles whose key words the query's long sentences hold
+    (``prefetch`` is told the documents whose words are about to be read)."""
     longs = Counter({word: row.longs for word, row in rows.items()})
     found: set[tuple[int, int]] = set()
     long_words: set[str] = set()
@@ -276,13 +280,16 @@ def _headline_places(
             title = words[title_words(words):]
             rarest, second = key_words(title, longs)
             if longs[rarest] <= headline_search.KEY_POSTINGS:
-                found.update(_holding_keys(rows, title, rarest, second, words_of, blooms_of))
+                found.update(_holding_keys(rows, title, rarest, second, words_of, blooms_of, prefetch))
     fragments = {key_fragment(word_key(word)) for word in long_words}
-    for word in sorted(long_words):
-        row = rows.get(word)
-        for (doc, s), listed in unpack_titles(row.titles).items() if row is not None and row.titles else ():
-            if fragments.issuperset(listed):
-                keys = title_keys(words_of(doc)[s])
-                if keys is not None and keys <= long_words:
-                    found.add((doc, s))
+    titles = [
+        place
+        for word in sorted(long_words) if (row := rows.get(word)) is not None and row.titles
+        for place, listed in unpack_titles(row.titles).items() if fragments.issuperset(listed)
+    ]
+    prefetch({doc for doc, _ in titles})
+    for doc, s in titles:
+        keys = title_keys(words_of(doc)[s])
+        if keys is not None and keys <= long_words:
+            found.add((doc, s))
     return found

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import io
 import sqlite3
 
@@ -53,8 +55,27 @@ def test_a_document_whose_only_copy_is_an_edited_sentence_or_a_headline_is_found
     expected = detector.check(suspicious, stored)
     with Store(tmp_path / "s.db", detector, idf, create=True) as store:
         store.add(stored, batch=9)
-        found = store.check(suspicious)
+    # The word searches read the stored words they need in one statement
+    # per hundreds of documents (their prefetch), never a text on its own.
+    from partialdup.store import query, wordsearch
+
+    searching, one_by_one = [False], []
+    candidates, text_blob = wordsearch.word_candidates, query._text_blob
+
+    def watched(*args, **kwargs):
+        searching[0] = True
+        try:
+            return candidates(*args, **kwargs)
+        finally:
+            searching[0] = False
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(query, "word_candidates", watched)
+        patch.setattr(query, "_text_blob", lambda db, number: one_by_one.append(searching[0]) or text_blob(db, number))
+        with Store(tmp_path / "s.db", detector, idf) as store:
+            found = store.check(suspicious)
     assert jsonl(found) == jsonl(expected)
+    assert not any(one_by_one)
     reported = {span.b for span in expected.spans}
     assert reported & by_words and reported & by_headline
 
