@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 import io
 import sqlite3
+
+import pytest
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document
