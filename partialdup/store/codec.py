@@ -274,15 +274,25 @@ class Words(Sequence[tuple[str, ...]]):
                 split = self._split[position] = self._sentence(position)
         return split
 
+    def joined(self, index: int) -> str:
+        """Sentence ``index``'s words as stored, joined by a character that is
+        no letter nor digit (``\x00``): their letters without splitting them."""
+        chunk, within = divmod(range(self._count)[index], WORD_CHUNK)
+        return self._chunk(chunk)[within]
+
     def _sentence(self, position: int) -> tuple[str, ...]:
         """The words of sentence ``position`` (0 <= position < count), split."""
         chunk, within = divmod(position, WORD_CHUNK)
+        joined = self._chunk(chunk)[within]
+        return tuple(joined.split(_WORD_JOIN)) if joined else ()
+
+    def _chunk(self, chunk: int) -> list[str]:
+        """The sentences of a chunk, each its words joined, decompressed once."""
         sentences = self._open.get(chunk)
         if sentences is None:
             packed = self._part[self._ends[chunk]:self._ends[chunk + 1]]
             sentences = self._open[chunk] = decompress(packed).decode("utf-8").split(_SENTENCE_JOIN)
-        joined = sentences[within]
-        return tuple(joined.split(_WORD_JOIN)) if joined else ()
+        return sentences
 
 
 def unpack_words(part: bytes | memoryview) -> Sequence[tuple[str, ...]]:

@@ -16,7 +16,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
-from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters, words_letters
+from partialdup.match.score import letters
+from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters
 from partialdup.store import codec
 from partialdup.store.flat import FlatFeatures
 
@@ -254,18 +255,27 @@ class StoredReference:
         return self._text.words
 
     @_Lazy
-    def _letter_flags(self) -> list[int]:
-        return self._flat.letter_flags_of(self._position).tolist()  # type: ignore[no-any-return]
+    def _first_row(self) -> int:
+        return int(self._flat.sentence_starts[self._position])
 
     def letters_of(self, index: int) -> SentenceLetters | None:
         """Sentence ``index`` as the character checks see it, from its words
         and flags without the stored text (see
         :meth:`~partialdup.match.verify.NearMissCheck.of_sentence`); None
-        where its words do not give its letters."""
-        flags = self._letter_flags[index]
+        where its words do not give its letters.
+
+        Read for one or two sentences of most documents a check pairs: the
+        flags and token count straight from the arrays, the words' letters
+        from the sentence's stored string without splitting it into words
+        (its separator is no letter; :func:`~partialdup.match.verify.words_letters`
+        of the words is the plain reference, a test compares them)."""
+        row = self._first_row + range(self._count)[index]
+        flags = int(self._flat.letter_flags[row])
         if not flags & LETTERS_OF_WORDS:
             return None
-        return SentenceLetters(words_letters(self.words[index]), self.tokens[index], bool(flags & NUMBERED_HEADING))
+        words = self._text.words
+        text = words.joined(index) if isinstance(words, codec.Words) else "".join(words[index])
+        return SentenceLetters(letters(text), int(self._flat.tokens[row]), bool(flags & NUMBERED_HEADING))
 
     @_Lazy
     def bags(self) -> tuple[Bag, ...]:

@@ -63,6 +63,8 @@ def test_words_round_trip_lazily_and_keep_separators_exactly() -> None:
         features, text = codec.pack(doc, [False] * 3)
         stored = codec.unpack_words(codec.text_blob_parts(text)[1])
         assert len(stored) == 3 and tuple(stored) == words and stored[-1] == words[-1]
+        if isinstance(stored, codec.Words):  # the plain layout (words without separators)
+            assert [stored.joined(i) for i in range(3)] == ["\x00".join(w) for w in words] and stored.joined(-1) == "\x00".join(words[-1])
         assert codec.unpack_document("d", codec.unpack_features(features), text) == doc
     empty = DocumentFeatures("d", (Sentence(0, 0, 1),), ({},), (0,), "a")
     assert codec.unpack_words(codec.text_blob_parts(codec.pack(empty, [False])[1])[1]) == ()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from partialdup.match.verify import NearMissCheck
 from partialdup.store import Store
@@ -96,3 +98,14 @@ def test_letters_are_read_without_the_stored_text(stored, detector) -> None:
     i = next(i for i in range(len(features[0].sentences)) if reference.letters_of(i) is not None)
     reference.letters_of(i)
     assert "text" not in vars(reference) and "_part" not in vars(reference)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.characters(blacklist_characters="\x00\x01"), max_size=6), max_size=8))
+def test_the_letters_of_words_joined_by_the_separator_are_those_of_the_words(words) -> None:
+    # StoredReference.letters_of reads a sentence's stored string whole: the
+    # separator between its words is no letter nor digit.
+    from partialdup.match.score import letters
+    from partialdup.match.verify import words_letters
+
+    assert letters("\x00".join(words)) == words_letters(words)
