@@ -225,6 +225,11 @@ class LookupStage(EditedStage):
         ]
         reference_key = _sentence_keys(sentences).__getitem__
         near = list(_keyed(near_matches, queries_at.__getitem__, reference_key)) if self._near is not None else []
+        # References read from elsewhere (a store's) may start reading the
+        # near misses' sentences now, beside the look-ups still to come.
+        read_ahead = getattr(references, "read_ahead", None)
+        if read_ahead is not None and near:
+            read_ahead(sorted({second for _, second, _ in near}))
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             bags = [query_docs[q].bags[s] for q, s in queries_at]

@@ -286,6 +286,20 @@ class Words(Sequence[tuple[str, ...]]):
         joined = self._chunk(chunk)[within]
         return tuple(joined.split(_WORD_JOIN)) if joined else ()
 
+    def chunk_part(self, position: int) -> tuple[int, memoryview] | None:
+        """(chunk, its compressed bytes) of the chunk holding sentence
+        ``position`` when not yet decompressed, else None (see :meth:`provide`)."""
+        chunk = range(self._count)[position] // WORD_CHUNK
+        if chunk in self._open:
+            return None
+        return chunk, self._part[self._ends[chunk]:self._ends[chunk + 1]]
+
+    def provide(self, chunk: int, data: bytes | memoryview) -> None:
+        """Chunk ``chunk`` decompressed elsewhere (:func:`decompress_many` on
+        another thread): the same as decompressing it here."""
+        if chunk not in self._open:
+            self._open[chunk] = bytes(data).decode("utf-8").split(_SENTENCE_JOIN)
+
     def _chunk(self, chunk: int) -> list[str]:
         """The sentences of a chunk, each its words joined, decompressed once."""
         sentences = self._open.get(chunk)

@@ -32,11 +32,8 @@ The spans are those of ``check --against`` on the same documents.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass, field, replace
-from functools import partial
-from itertools import islice
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -46,15 +43,16 @@ from partialdup.index.flatbags import FlatBags
 from partialdup.index.inverted import IndexedSentence
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
-from partialdup.store import codec
-from partialdup.store.flat import FlatFeatures, UnpackBuffer, unpack_many
+from partialdup.store import codec, reads
+from partialdup.store.flat import FlatFeatures, UnpackBuffer
 from partialdup.store.records import signed, slices
-from partialdup.store.reference import StoredReference, StoredText, TextCache
+from partialdup.store.reference import StoredReference, TextCache
 from partialdup.store.search import PartialIndex, partial_reference_index
 from partialdup.store.wordsearch import word_candidates
 from partialdup.store.writer import bag_keys
 
 __all__ = ["check_stored", "holding", "Held", "identical", "FeatureCounts"]
+
 
 
 def check_stored(
@@ -82,7 +80,7 @@ def check_stored(
     alone_joins = _stored_alone(db, "join_bags", in_joins, counts.join_bags, bound)
     alone_numbers = _documents_holding_all(db, [*alone, *alone_joins])
     holding = set(_documents_holding(db, [*usual_sentences, *usual_joins])) | alone_numbers
-    texts, blobs = _Texts(db, cache or TextCache()), _FeatureBlobs(db, buffer)
+    texts, blobs = reads.Texts(db, cache or TextCache()), reads.FeatureBlobs(db, buffer)
     blobs.read_ahead(sorted(holding))  # decompressed beside the word searches
     words = word_candidates(
         db, detector.config, query_docs, lambda number: texts(number).words, texts.prefetch, blobs.word_blooms
@@ -120,12 +118,41 @@ class _References(list[StoredReference]):
 
     collection_words: CollectionWords
     flat: FlatFeatures
-    texts: _Texts
+    texts: reads.Texts
+    #: Chunks of words being decompressed on another thread (read_ahead),
+    #: and the words each belongs to.
+    _ahead: tuple[reads.Beside[Sequence[bytes | memoryview]], list[tuple[codec.Words, int]]] | None = None
 
     def prefetch(self, positions: Iterable[int]) -> None:
         """Read now, together, the text blobs of the candidates at these
-        positions (the near misses' letters read the words of hundreds)."""
+        positions (the near misses' letters read the words of hundreds),
+        and hand over the chunks :meth:`read_ahead` decompressed."""
+        if self._ahead is not None:
+            (beside, targets), self._ahead = self._ahead, None
+            for (words, chunk), data in zip(targets, beside.result()):
+                words.provide(chunk, data)
         self.texts.prefetch(self[position].number for position in positions)
+
+    def read_ahead(self, keys: Sequence[tuple[int, int]]) -> None:
+        """Start reading the words of these (candidate, sentence) (a check's
+        near misses, known before the look-ups that follow): their text
+        blobs now, together, and the chunks holding them decompressed on
+        another thread in one call that holds no lock of Python's
+        (:func:`~partialdup.store.codec.decompress_many`), handed over by
+        the next :meth:`prefetch` (the near misses' judging calls it first)."""
+        self.texts.prefetch(self[position].number for position in {position for position, _ in keys})
+        wanted: dict[tuple[int, int], tuple[codec.Words, memoryview]] = {}
+        for position, sentence in keys:
+            words = self[position].words
+            if not isinstance(words, codec.Words):
+                continue  # stored whole (marshal), no chunks
+            part = words.chunk_part(sentence)
+            if part is not None:
+                wanted[(position, part[0])] = (words, part[1])
+        if len(wanted) >= reads.AHEAD_LEAST:
+            frames = [frame for _, frame in wanted.values()]
+            targets = [(words, chunk) for (_, chunk), (words, _) in wanted.items()]
+            self._ahead = (reads.Beside(lambda: codec.decompress_many(frames)), targets)
 
     def sentence_columns(self, entries: Sequence[IndexedSentence]) -> tuple[np.ndarray, np.ndarray]:
         """The token count and word filter of each indexed sentence, read from
@@ -136,35 +163,6 @@ class _References(list[StoredReference]):
         sentences = np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
         rows = self.flat.sentence_starts[documents] + sentences
         return self.flat.tokens[rows].astype(np.int64), self.flat.word_blooms[rows]
-
-
-class _Texts:
-    """The text of each stored document a check reads, made once (through
-    the store's :class:`TextCache`), also for the word searches' candidates
-    before their features are read."""
-
-    def __init__(self, db: sqlite3.Connection, cache: TextCache) -> None:
-        self._db, self._cache = db, cache
-        self._opened: dict[int, StoredText] = {}
-
-    def prefetch(self, numbers: Iterable[int]) -> None:
-        """Read the texts of these documents now, in one statement per
-        :data:`~partialdup.store.records.IN_CHUNK` documents instead of two
-        per document (the word searches read the words of hundreds)."""
-        missing = sorted(n for n in set(numbers) - self._opened.keys() if n not in self._cache)
-        for chunk in slices(missing):
-            marks = ",".join("?" * len(chunk))
-            query = f"SELECT d.doc, d.sentences, b.text FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
-            for number, sentences, blob in self._db.execute(query, chunk):
-                self._opened[number] = self._cache.get(number, sentences, partial(_given, blob))
-
-    def __call__(self, number: int, sentences: int | None = None) -> StoredText:
-        text = self._opened.get(number)
-        if text is None:
-            if sentences is None:
-                (sentences,) = self._db.execute("SELECT sentences FROM documents WHERE doc = ?", (number,)).fetchone()
-            text = self._opened[number] = self._cache.get(number, sentences, partial(_text_blob, self._db))
-        return text
 
 
 def holding(flat: FlatFeatures, wanted: Sequence[int], *, joins: bool) -> list[tuple[int, int, Bag]]:
@@ -374,92 +372,6 @@ def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[
         rows = db.execute(f"SELECT doc FROM postings WHERE feature IN ({marks})", [signed(f) for f in chunk])
         numbers.update(doc for (doc,) in rows)
     return sorted(numbers)
-
-
-#: Fewest candidate documents whose features are decompressed on another
-#: thread beside the word searches (:meth:`_FeatureBlobs.read_ahead`): a
-#: thread costs about a tenth of a millisecond, a document some microseconds.
-AHEAD_LEAST = 64
-
-
-class _FeatureBlobs:
-    """The ids and features blobs of the stored documents a check reads, each
-    read once: the word searches read the filters of their candidates'
-    sentences (:mod:`~partialdup.store.blooms`), then the check unpacks
-    every candidate's features, most of them the same documents."""
-
-    def __init__(self, db: sqlite3.Connection, buffer: UnpackBuffer | None = None) -> None:
-        self._db, self._buffer = db, buffer
-        self._read: dict[int, tuple[str, bytes]] = {}
-        self._ahead: dict[int, bytes | memoryview] | _Beside = {}
-
-    def read_ahead(self, numbers: Sequence[int]) -> None:
-        """Read these documents' features blobs now, and decompress their
-        compressed parts on another thread while this one goes on (the word
-        searches): in one call that holds no lock of Python's
-        (:func:`~partialdup.store.codec.decompress_many`), so the two share
-        nothing but the cores. A few documents are left to :meth:`unpacked`."""
-        if len(numbers) < AHEAD_LEAST:
-            return
-        self._read_all(numbers)
-        parts = [codec.small_part(self._read[number][1]) for number in numbers]
-        self._ahead = _Beside(lambda: dict(zip(numbers, codec.decompress_many(parts))))
-
-    def _read_all(self, numbers: Iterable[int]) -> None:
-        missing = sorted(set(numbers) - self._read.keys())
-        for chunk in slices(missing):
-            marks = ",".join("?" * len(chunk))
-            query = f"SELECT d.doc, d.id, b.features FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
-            self._read.update((doc, (doc_id, blob)) for doc, doc_id, blob in self._db.execute(query, chunk))
-
-    def word_blooms(self, documents: np.ndarray, sentences: np.ndarray) -> np.ndarray:
-        """The filters of the words of these (document, sentence) places."""
-        numbers = documents.tolist()
-        self._read_all(numbers)
-        filters = {number: codec.word_blooms(self._read[number][1]) for number in set(numbers)}
-        return np.array([filters[number][s] for number, s in zip(numbers, sentences.tolist())], np.uint64)
-
-    def unpacked(self, numbers: Sequence[int]) -> tuple[list[str], FlatFeatures]:
-        """The ids and features (unpacked at once) of documents, in the order given."""
-        self._read_all(numbers)
-        rows = [self._read[n] for n in numbers]
-        ahead = self._ahead.result() if isinstance(self._ahead, _Beside) else self._ahead
-        smalls = [ahead.get(n) for n in numbers]
-        return [doc_id for doc_id, _ in rows], unpack_many([blob for _, blob in rows], self._buffer, smalls)
-
-
-class _Beside:
-    """``work()`` run on another thread; :meth:`result` waits for it (and
-    raises what it raised)."""
-
-    def __init__(self, work: Callable[[], dict[int, bytes | memoryview]]) -> None:
-        self._work = work
-        self._result: dict[int, bytes | memoryview] = {}
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="partialdup-decompress", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._result = self._work()
-        except BaseException as error:  # handed to the caller by result()
-            self._error = error
-
-    def result(self) -> dict[int, bytes | memoryview]:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._result
-
-
-def _given(blob: bytes, _number: int) -> bytes:
-    """A text blob already read (see :meth:`_Texts.prefetch`)."""
-    return blob
-
-
-def _text_blob(db: sqlite3.Connection, number: int) -> bytes:
-    """A document's text blob (read inside the check's read transaction)."""
-    return db.execute("SELECT text FROM bodies WHERE doc = ?", (number,)).fetchone()[0]  # type: ignore[no-any-return]
 
 
 def _run_stats(db: sqlite3.Connection, stats: RunStats, query_docs: Sequence[DocumentFeatures]) -> RunStats:

@@ -83,6 +83,15 @@ def test_words_of_many_chunks_read_in_any_order(detector, sources) -> None:
         # Read again (kept), by negative index, and by slice: the same words.
         assert [stored[i - len(stored)] for i in range(len(stored))] == list(longest.words) == list(stored[:])
         assert all(stored[i] is stored[i - len(stored)] for i in range(len(stored)))
+    # Chunks decompressed elsewhere and handed over (every other one): the
+    # same words; a chunk already open is neither offered nor replaced.
+    given = codec.unpack_words(codec.words_part(text))
+    offered = [given.chunk_part(i) for i in range(0, len(given), codec.WORD_CHUNK)]
+    for chunk, part in offered[::2]:
+        given.provide(chunk, codec.decompress(part))
+    assert given.chunk_part(0) is None and given.chunk_part(codec.WORD_CHUNK) == offered[1]
+    assert list(given[:]) == list(longest.words)
+    assert all(given.chunk_part(i) is None for i in range(len(given)))
 
 
 def test_decompress_many_gives_each_part_as_decompress(monkeypatch) -> None:

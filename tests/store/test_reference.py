@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from partialdup.match.verify import NearMissCheck
 from partialdup.store import Store
-from partialdup.store.query import _FeatureBlobs, _Texts
+from partialdup.store.reads import FeatureBlobs, Texts
 from partialdup.store.reference import StoredReference, TextCache
 
 
@@ -22,7 +22,7 @@ def stored(tmp_path, detector, idf, sources):
 
 
 def _references(db, texts, numbers):
-    ids, flat = _FeatureBlobs(db).unpacked(numbers)
+    ids, flat = FeatureBlobs(db).unpacked(numbers)
     sizes = [int(flat.sentence_starts[i + 1] - flat.sentence_starts[i]) for i in range(len(numbers))]
     return [StoredReference(ids[i], sizes[i], flat, i, texts, n) for i, n in enumerate(numbers)]
 
@@ -31,7 +31,7 @@ def _references(db, texts, numbers):
 def test_stored_reference_reads_as_the_document(stored, prefetched) -> None:
     db, features = stored
     numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
-    texts = _Texts(db, TextCache())
+    texts = Texts(db, TextCache())
     if prefetched:  # read in one statement, as the word searches do
         texts.prefetch(numbers)
     references = _references(db, texts, numbers)
@@ -53,19 +53,19 @@ def test_stored_reference_reads_as_the_document(stored, prefetched) -> None:
 def test_prefetch_reads_each_text_once(stored) -> None:
     db, _ = stored
     numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
-    texts = _Texts(db, TextCache())
+    texts = Texts(db, TextCache())
     texts.prefetch(numbers[:3])
     first = texts(numbers[0])
     texts.prefetch(numbers)  # the ones already read are kept, not read again
     assert texts(numbers[0]) is first
-    assert [tuple(texts(n).words) for n in numbers] == [tuple(_Texts(db, TextCache())(n).words) for n in numbers]
+    assert [tuple(texts(n).words) for n in numbers] == [tuple(Texts(db, TextCache())(n).words) for n in numbers]
 
 
 def test_iterating_sentences_is_indexing_them_one_by_one(stored) -> None:
     db, features = stored
     numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
-    iterated = _references(db, _Texts(db, TextCache()), numbers)
-    indexed = _references(db, _Texts(db, TextCache()), numbers)
+    iterated = _references(db, Texts(db, TextCache()), numbers)
+    indexed = _references(db, Texts(db, TextCache()), numbers)
     for first, second, doc in zip(iterated, indexed, features):
         some = first.sentences[len(doc.sentences) // 2]  # made before iterating: kept, not made again
         assert list(first.sentences) == [second.sentences[i] for i in range(len(doc.sentences))] == list(doc.sentences)
@@ -77,7 +77,7 @@ def test_letters_read_from_words_are_the_letters_of_the_text(stored, detector) -
     # The plain reference: every sentence's letters made from the stored text.
     db, features = stored
     numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
-    references = _references(db, _Texts(db, TextCache()), numbers)
+    references = _references(db, Texts(db, TextCache()), numbers)
     check = NearMissCheck(detector.tokenizer.normalise, detector.config.near_ratio, detector.config.embedded_ratio)
     from_words = 0
     for reference, doc in zip(references, features):
@@ -94,7 +94,7 @@ def test_letters_read_from_words_are_the_letters_of_the_text(stored, detector) -
 def test_letters_are_read_without_the_stored_text(stored, detector) -> None:
     db, features = stored
     numbers = [n for (n,) in db.execute("SELECT doc FROM documents ORDER BY doc")]
-    reference = _references(db, _Texts(db, TextCache()), numbers)[0]
+    reference = _references(db, Texts(db, TextCache()), numbers)[0]
     i = next(i for i in range(len(features[0].sentences)) if reference.letters_of(i) is not None)
     reference.letters_of(i)
     assert "text" not in vars(reference) and "_part" not in vars(reference)

@@ -125,11 +125,11 @@ def test_near_misses_read_their_stored_texts_together(tmp_path, tokenizer, idf, 
     # The near misses' stored sentences are read in one statement per
     # hundreds of documents (References.prefetch), never one by one.
     from partialdup.match.verify import NearMissCheck
-    from partialdup.store import query
+    from partialdup.store import reads
 
     detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
     judging, one_by_one, judged = [False], [], []
-    accepted, text_blob = NearMissCheck.accepted, query._text_blob
+    accepted, text_blob = NearMissCheck.accepted, reads.text_blob
 
     def watched(self, records, *args, **kwargs):
         records = list(records)
@@ -141,41 +141,43 @@ def test_near_misses_read_their_stored_texts_together(tmp_path, tokenizer, idf, 
             judging[0] = False
 
     monkeypatch.setattr(NearMissCheck, "accepted", watched)
-    monkeypatch.setattr(query, "_text_blob", lambda db, number: one_by_one.append(judging[0]) or text_blob(db, number))
+    monkeypatch.setattr(reads, "text_blob", lambda db, number: one_by_one.append(judging[0]) or text_blob(db, number))
     with Store(tmp_path / "s.db", detector, idf) as store:
         found = store.check(suspicious)
     assert sum(judged) > 0 and not any(one_by_one)
     assert jsonl(found) == jsonl(detector.check(suspicious, sources))
 
 
-def test_features_decompressed_beside_the_word_searches_give_the_same_spans(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
-    # With the bound lowered so that every check takes the path, the
-    # candidates' features decompressed on another thread give the spans of
-    # check --against.
+def test_parts_decompressed_on_another_thread_give_the_same_spans(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
+    # With the bound lowered so that every check takes both paths, the
+    # candidates' features (beside the word searches) and the near misses'
+    # chunks of words (beside the look-ups) decompressed on another thread
+    # give the spans of check --against.
     import threading
 
-    from partialdup.store import codec, query
+    from partialdup.store import codec, reads
 
     detector = _stored(tmp_path / "s.db", tokenizer, idf, sources)
-    threads = []
-    many = codec.decompress_many
-    monkeypatch.setattr(query, "AHEAD_LEAST", 1)
+    threads, provided = [], []
+    many, provide = codec.decompress_many, codec.Words.provide
+    monkeypatch.setattr(reads, "AHEAD_LEAST", 1)
     monkeypatch.setattr(codec, "decompress_many", lambda parts: threads.append(threading.current_thread().name) or many(parts))
+    monkeypatch.setattr(codec.Words, "provide", lambda self, chunk, data: provided.append(chunk) or provide(self, chunk, data))
     with Store(tmp_path / "s.db", detector, idf) as store:
         found = store.check(suspicious)
-    assert threads and set(threads) == {"partialdup-decompress"}
+    assert len(threads) >= 2 and set(threads) == {"partialdup-decompress"} and provided
     assert jsonl(found) == jsonl(detector.check(suspicious, sources))
 
 
 def test_a_failure_beside_the_word_searches_reaches_the_caller(tmp_path, tokenizer, idf, sources, suspicious, monkeypatch) -> None:
-    from partialdup.store import codec, query
+    from partialdup.store import codec, reads
 
     detector = _stored(tmp_path / "s.db", tokenizer, idf, sources[:8])
 
     def broken(parts):
         raise ValueError("corrupt part")
 
-    monkeypatch.setattr(query, "AHEAD_LEAST", 1)
+    monkeypatch.setattr(reads, "AHEAD_LEAST", 1)
     monkeypatch.setattr(codec, "decompress_many", broken)
     with Store(tmp_path / "s.db", detector, idf) as store, pytest.raises(ValueError, match="corrupt part"):
         store.check(suspicious[:3])

@@ -57,10 +57,10 @@ def test_a_document_whose_only_copy_is_an_edited_sentence_or_a_headline_is_found
         store.add(stored, batch=9)
     # The word searches read the stored words they need in one statement
     # per hundreds of documents (their prefetch), never a text on its own.
-    from partialdup.store import query, wordsearch
+    from partialdup.store import query, reads, wordsearch
 
     searching, one_by_one = [False], []
-    candidates, text_blob = wordsearch.word_candidates, query._text_blob
+    candidates, text_blob = wordsearch.word_candidates, reads.text_blob
 
     def watched(*args, **kwargs):
         searching[0] = True
@@ -71,7 +71,7 @@ def test_a_document_whose_only_copy_is_an_edited_sentence_or_a_headline_is_found
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(query, "word_candidates", watched)
-        patch.setattr(query, "_text_blob", lambda db, number: one_by_one.append(searching[0]) or text_blob(db, number))
+        patch.setattr(reads, "text_blob", lambda db, number: one_by_one.append(searching[0]) or text_blob(db, number))
         with Store(tmp_path / "s.db", detector, idf) as store:
             found = store.check(suspicious)
     assert jsonl(found) == jsonl(expected)
@@ -183,7 +183,7 @@ def test_the_filters_of_words_spare_reads_and_change_no_candidate(tmp_path, monk
     # Small caps make most words common (no places): their bound is loose,
     # and the filters rule out most of the sentences it lets through. The
     # plain search (no filters) reads every one and finds the same sentences.
-    from partialdup.store.query import _FeatureBlobs
+    from partialdup.store.reads import FeatureBlobs
 
     monkeypatch.setattr("partialdup.index.words.WORD_POSTINGS", 3)
     monkeypatch.setattr("partialdup.match.headline_search.KEY_POSTINGS", 4)
@@ -196,7 +196,7 @@ def test_the_filters_of_words_spare_reads_and_change_no_candidate(tmp_path, monk
     words = {n: references[i].words for i, n in enumerate(numbers[d.id] for d in sources)}
     read: list[list[int]] = [[], []]
     found = []
-    for reads, blooms in zip(read, (None, _FeatureBlobs(db).word_blooms)):
+    for reads, blooms in zip(read, (None, FeatureBlobs(db).word_blooms)):
         words_of = lambda number, reads=reads: reads.append(number) or _Counted(words[number], reads)  # noqa: E731
         found.append(word_candidates(db, detector.config, queries, words_of, blooms_of=blooms))
     db.close()
