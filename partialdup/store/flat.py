@@ -39,14 +39,6 @@ class FlatFeatures(PackedFeatures):
         """Document ``i``'s token counts (a view)."""
         return self.tokens[self.sentence_starts[i]:self.sentence_starts[i + 1]]
 
-    def word_blooms_of(self, i: int) -> np.ndarray:
-        """Document ``i``'s word filters (a view; see :mod:`~partialdup.store.blooms`)."""
-        return self.word_blooms[self.sentence_starts[i]:self.sentence_starts[i + 1]]
-
-    def letter_flags_of(self, i: int) -> np.ndarray:
-        """Document ``i``'s letter flags (a view)."""
-        return self.letter_flags[self.sentence_starts[i]:self.sentence_starts[i + 1]]
-
     def document(self, i: int) -> PackedFeatures:
         """Document ``i``'s arrays (views, no copy)."""
         s0, s1 = self.sentence_starts[i], self.sentence_starts[i + 1]

@@ -137,9 +137,9 @@ class _References(list[StoredReference]):
         """Start reading the words of these (candidate, sentence) (a check's
         near misses, known before the look-ups that follow): their text
         blobs now, together, and the chunks holding them decompressed on
-        another thread in one call that holds no lock of Python's
-        (:func:`~partialdup.store.codec.decompress_many`), handed over by
-        the next :meth:`prefetch` (the near misses' judging calls it first)."""
+        another thread (:func:`~partialdup.store.reads.decompressing`),
+        handed over by the next :meth:`prefetch` (the near misses' judging
+        calls it first)."""
         self.texts.prefetch(self[position].number for position in {position for position, _ in keys})
         wanted: dict[tuple[int, int], tuple[codec.Words, memoryview]] = {}
         for position, sentence in keys:
@@ -149,10 +149,9 @@ class _References(list[StoredReference]):
             part = words.chunk_part(sentence)
             if part is not None:
                 wanted[(position, part[0])] = (words, part[1])
-        if len(wanted) >= reads.AHEAD_LEAST:
-            frames = [frame for _, frame in wanted.values()]
-            targets = [(words, chunk) for (_, chunk), (words, _) in wanted.items()]
-            self._ahead = (reads.Beside(lambda: codec.decompress_many(frames)), targets)
+        beside = reads.decompressing([frame for _, frame in wanted.values()])
+        if beside is not None:
+            self._ahead = (beside, [(words, chunk) for (_, chunk), (words, _) in wanted.items()])
 
     def sentence_columns(self, entries: Sequence[IndexedSentence]) -> tuple[np.ndarray, np.ndarray]:
         """The token count and word filter of each indexed sentence, read from

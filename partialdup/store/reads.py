@@ -24,9 +24,10 @@ from partialdup.store.flat import FlatFeatures, UnpackBuffer, unpack_many
 from partialdup.store.records import slices
 from partialdup.store.reference import StoredText, TextCache
 
-__all__ = ["AHEAD_LEAST", "Beside", "FeatureBlobs", "Texts", "text_blob"]
+__all__ = ["AHEAD_LEAST", "Beside", "FeatureBlobs", "Texts", "decompressing", "text_blob"]
 
 T = TypeVar("T")
+
 
 class Texts:
     """The text of each stored document a check reads, made once (through
@@ -57,10 +58,19 @@ class Texts:
         return text
 
 
-#: Fewest candidate documents whose features are decompressed on another
-#: thread beside the word searches (:meth:`FeatureBlobs.read_ahead`): a
-#: thread costs about a tenth of a millisecond, a document some microseconds.
+#: Fewest compressed parts decompressed on another thread rather than when
+#: read (:func:`decompressing`: a candidate's features, a chunk of words): a
+#: thread costs about a tenth of a millisecond, a part some microseconds.
 AHEAD_LEAST = 64
+
+
+def decompressing(parts: Sequence[bytes | memoryview]) -> Beside[Sequence[bytes | memoryview]] | None:
+    """:func:`~partialdup.store.codec.decompress_many` of the parts on another
+    thread, in one call that holds no lock of Python's (so this thread goes
+    on, sharing nothing but the cores); None for fewer than :data:`AHEAD_LEAST`."""
+    if len(parts) < AHEAD_LEAST:
+        return None
+    return Beside(lambda: codec.decompress_many(parts))
 
 
 class FeatureBlobs:
@@ -72,19 +82,15 @@ class FeatureBlobs:
     def __init__(self, db: sqlite3.Connection, buffer: UnpackBuffer | None = None) -> None:
         self._db, self._buffer = db, buffer
         self._read: dict[int, tuple[str, bytes]] = {}
-        self._ahead: dict[int, bytes | memoryview] | Beside[dict[int, bytes | memoryview]] = {}
+        self._ahead: tuple[Sequence[int], Beside[Sequence[bytes | memoryview]]] | None = None
 
     def read_ahead(self, numbers: Sequence[int]) -> None:
         """Read these documents' features blobs now, and decompress their
-        compressed parts on another thread while this one goes on (the word
-        searches): in one call that holds no lock of Python's
-        (:func:`~partialdup.store.codec.decompress_many`), so the two share
-        nothing but the cores. A few documents are left to :meth:`unpacked`."""
-        if len(numbers) < AHEAD_LEAST:
-            return
+        compressed parts on another thread (:func:`decompressing`) while this
+        one goes on (the word searches)."""
         self._read_all(numbers)
-        parts = [codec.small_part(self._read[number][1]) for number in numbers]
-        self._ahead = Beside(lambda: dict(zip(numbers, codec.decompress_many(parts))))
+        beside = decompressing([codec.small_part(self._read[number][1]) for number in numbers])
+        self._ahead = None if beside is None else (numbers, beside)
 
     def _read_all(self, numbers: Iterable[int]) -> None:
         missing = sorted(set(numbers) - self._read.keys())
@@ -104,7 +110,10 @@ class FeatureBlobs:
         """The ids and features (unpacked at once) of documents, in the order given."""
         self._read_all(numbers)
         rows = [self._read[n] for n in numbers]
-        ahead = self._ahead.result() if isinstance(self._ahead, Beside) else self._ahead
+        ahead: dict[int, bytes | memoryview] = {}
+        if self._ahead is not None:
+            read, beside = self._ahead
+            ahead = dict(zip(read, beside.result()))
         smalls = [ahead.get(n) for n in numbers]
         return [doc_id for doc_id, _ in rows], unpack_many([blob for _, blob in rows], self._buffer, smalls)
 
@@ -134,7 +143,7 @@ class Beside(Generic[T]):
 
 
 def _given(blob: bytes, _number: int) -> bytes:
-    """A text blob already read (see :meth:`_Texts.prefetch`)."""
+    """A text blob already read (see :meth:`Texts.prefetch`)."""
     return blob
 
 

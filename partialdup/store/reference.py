@@ -13,16 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections import OrderedDict
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.match.score import letters
 from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters
 from partialdup.store import codec
 from partialdup.store.flat import FlatFeatures
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["StoredReference", "StoredText", "TextCache"]
 
