@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["mix64", "popcount", "sorted_unique", "sorted_isin"]
+__all__ = ["mix64", "overlap_bound", "popcount", "sorted_unique", "sorted_isin"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -47,6 +47,15 @@ def popcount(values: np.ndarray) -> np.ndarray:
     v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     with np.errstate(over="ignore"):
         return ((v * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+def overlap_bound(first: np.ndarray, first_spare: np.ndarray, second: np.ndarray, second_spare: np.ndarray) -> np.ndarray:
+    """Per pair, the most elements two sets can share, from their 64-bit
+    filters (each element sets one bit) and their *spare* elements (size less
+    the filter's set bits): an element of one set that the other holds sets
+    a bit both filters set, and those bits take at most their own number of
+    elements plus the fewer spare ones."""
+    return popcount(np.asarray(first, np.uint64) & np.asarray(second, np.uint64)) + np.minimum(first_spare, second_spare)
 
 
 def mix64(values: np.ndarray) -> np.ndarray:

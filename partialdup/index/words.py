@@ -34,7 +34,7 @@ from typing import Iterator, Mapping, Sequence
 import numpy as np
 from scipy import sparse
 
-from partialdup.core.arrays import mix64, popcount
+from partialdup.core.arrays import mix64, overlap_bound, popcount
 
 __all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard"]
 
@@ -156,7 +156,7 @@ class WordSets:
             query, key, needed = query[bound >= needed], key[bound >= needed], needed[bound >= needed]
             # The filters' bound (see _SideSets): nine pairs in ten of those
             # left here go, without comparing their words.
-            most = popcount(left.filters[query] & right.filters[key]) + np.minimum(left.spare[query], right.spare[key])
+            most = overlap_bound(left.filters[query], left.spare[query], right.filters[key], right.spare[key])
             query, key = query[most >= needed], key[most >= needed]
             if not len(query):
                 continue

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from partialdup.core.arrays import popcount
+from partialdup.core.arrays import overlap_bound, popcount
 from partialdup.core.hashing import stable_hashes
 
 __all__ = ["BITS", "FilterRows", "WordFilters", "ratios_may_reach", "word_bit"]
@@ -104,7 +104,6 @@ def ratios_may_reach(
     sentences' words may reach a rapidfuzz ``ratio`` of ``least`` (False:
     they cannot)."""
     first_lengths, second_lengths = first.lengths[first_rows], second.lengths[second_rows]
-    both = popcount(first.filters[first_rows] & second.filters[second_rows])
-    common = np.minimum(both + np.minimum(first.spare[first_rows], second.spare[second_rows]),
-                        np.minimum(first_lengths, second_lengths))
+    most = overlap_bound(first.filters[first_rows], first.spare[first_rows], second.filters[second_rows], second.spare[second_rows])
+    common = np.minimum(most, np.minimum(first_lengths, second_lengths))
     return 200.0 * common >= (least - _SLACK) * (first_lengths + second_lengths)

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import mix64, popcount, sorted_isin, sorted_unique
+from partialdup.core.arrays import mix64, overlap_bound, popcount, sorted_isin, sorted_unique
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -65,3 +65,18 @@ def test_mix64_is_splitmix64s_finaliser() -> None:
 
     values = [0, 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15]
     assert mix64(np.array(values, np.uint64)).tolist() == [plain(v) for v in values]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sets(st.integers(0, 200), max_size=40), st.sets(st.integers(0, 200), max_size=40)), min_size=1, max_size=6))
+def test_overlap_bound_never_falls_below_the_shared_elements(pairs) -> None:
+    # Elements on 64 bits (many share one): the bound holds for every pair.
+    def filter_of(elements: set[int]) -> int:
+        return sum({1 << (element * 7 % 64) for element in elements})
+
+    first = np.array([filter_of(a) for a, _ in pairs], np.uint64)
+    second = np.array([filter_of(b) for _, b in pairs], np.uint64)
+    first_spare = np.array([len(a) for a, _ in pairs]) - popcount(first)
+    second_spare = np.array([len(b) for _, b in pairs]) - popcount(second)
+    bound = overlap_bound(first, first_spare, second, second_spare)
+    assert all(most >= len(a & b) for most, (a, b) in zip(bound.tolist(), pairs))
