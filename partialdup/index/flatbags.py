@@ -73,6 +73,29 @@ class FlatBags:
         entries += np.arange(int(lengths.sum()), dtype=np.int64)
         return FlatBags(lengths, self.features[entries], self.counts[entries])
 
+    def bag(self, row: int) -> Bag:
+        """The bag at ``row`` as a dict (one bag: :class:`~partialdup.index.inverted.FlatSentences`
+        makes the few a check reads)."""
+        start = int(self.starts[row])
+        end = start + int(self.sizes[row])
+        return dict(zip(self.features[start:end].tolist(), self.counts[start:end].tolist()))
+
+    def same_entries(self, rows: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Whether the bag at each of ``rows`` lists the same entries as the
+        one at ``others``, in the same order (then the bags are equal; equal
+        bags listed in another order are not found here)."""
+        rows, others = np.asarray(rows, np.int64), np.asarray(others, np.int64)
+        same = self.sizes[rows] == self.sizes[others]
+        lengths = self.sizes[rows[same]]
+        within = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        mine = np.repeat(self.starts[rows[same]], lengths) + within
+        theirs = np.repeat(self.starts[others[same]], lengths) + within
+        differ = (self.features[mine] != self.features[theirs]) | (self.counts[mine] != self.counts[theirs])
+        owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+        checked = np.flatnonzero(same)
+        same[checked[np.unique(owner[differ])]] = False
+        return same
+
     def dicts(self) -> list[Bag]:
         """The bags as dicts (the plain form the rest of the pipeline reads)."""
         pairs = zip(self.features.tolist(), self.counts.tolist())

@@ -26,7 +26,7 @@ from partialdup.core.types import Bag
 from partialdup.core.arrays import mix64
 from partialdup.index.flatbags import FlatBags
 
-__all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags"]
+__all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags", "group_flat"]
 
 
 #: Seeds of the two 64-bit halves of a digest.
@@ -128,15 +128,44 @@ def group_bags(bags: Sequence[Bag], digests: np.ndarray | None = None) -> BagGro
     """
     if digests is None:
         digests = bag_digests(bags)
+    return _grouped(
+        digests, lambda keys, firsts: all(_equal(bags[k], bags[f]) for k, f in zip(keys.tolist(), firsts.tolist())), lambda: bags
+    )
+
+
+def group_flat(flat: FlatBags, digests: np.ndarray | None = None) -> BagGroups:
+    """:func:`group_bags` of bags as arrays: two bags of one digest that list
+    the same entries are equal without a dict (a store's check groups ten
+    thousand candidate sentences, half of them repeats, and reads the bags of
+    a few hundred); the others are compared as dicts.
+
+    ``digests``: the bags' :func:`flat_digests`, when already known.
+    """
+    if digests is None:
+        digests = flat_digests(flat)
+
+    def equal(keys: np.ndarray, firsts: np.ndarray) -> bool:
+        unsure = ~flat.same_entries(keys, firsts)
+        return all(_equal(flat.bag(k), flat.bag(f)) for k, f in zip(keys[unsure].tolist(), firsts[unsure].tolist()))
+
+    return _grouped(digests, equal, flat.dicts)
+
+
+def _grouped(
+    digests: np.ndarray, equal: Callable[[np.ndarray, np.ndarray], bool], bags: Callable[[], Sequence[Bag]]
+) -> BagGroups:
+    """The groups of equal digests, checked with ``equal`` (whether the bags
+    of the keys given equal those of their groups' firsts); regrouped from
+    ``bags()`` if not."""
     first_seen, inverse = _equal_rows(digests)
     # Number groups by their first member, not by digest.
     rank = np.empty(len(first_seen), np.int64)
     rank[np.argsort(first_seen, kind="stable")] = np.arange(len(first_seen), dtype=np.int64)
     group_of = rank[inverse]
     first = np.sort(first_seen).astype(np.int64)
-    joined = np.flatnonzero(first[group_of] != np.arange(len(bags)))  # members but the first
-    if not all(_equal(bags[key], bags[first_key]) for key, first_key in zip(joined.tolist(), first[group_of[joined]].tolist())):
-        group_of, first = _exact_groups(bags)  # two bags share a 128-bit digest: never seen, but exact
+    joined = np.flatnonzero(first[group_of] != np.arange(len(digests)))  # members but the first
+    if not equal(joined, first[group_of[joined]]):
+        group_of, first = _exact_groups(bags())  # two bags share a 128-bit digest: never seen, but exact
     members = np.argsort(group_of, kind="stable").astype(np.int64)
     sizes = np.bincount(group_of, minlength=len(first)).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)

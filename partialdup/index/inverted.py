@@ -14,11 +14,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, overload
+
+import numpy as np
 
 from partialdup.core.types import Bag
+from partialdup.index.flatbags import FlatBags
 
-__all__ = ["FeatureIndex", "IndexedSentence", "rarest_prefix"]
+__all__ = ["FeatureIndex", "FlatSentences", "HeldSentences", "IndexedSentence", "entry_documents", "entry_keys", "rarest_prefix"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,69 @@ class IndexedSentence:
     sentence: int
     bag: Bag
     size: int
+
+
+class FlatSentences(Sequence[IndexedSentence]):
+    """Indexed sentences held as arrays, each :class:`IndexedSentence` (and
+    its bag's dict) made when first read: a store's check indexes ten
+    thousand candidate sentences and reads a few hundred.
+
+    Args:
+        documents: Document of each (int64).
+        positions: Its sentence (int64).
+        bags: Their bags, in the same order.
+    """
+
+    def __init__(self, documents: np.ndarray, positions: np.ndarray, bags: FlatBags) -> None:
+        self.documents, self.positions, self.bags = documents, positions, bags
+        self._made: dict[int, IndexedSentence] = {}
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    @overload
+    def __getitem__(self, key: int) -> IndexedSentence: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> list[IndexedSentence]: ...
+
+    def __getitem__(self, key: int | slice) -> IndexedSentence | list[IndexedSentence]:
+        if isinstance(key, slice):
+            return [self[k] for k in range(*key.indices(len(self)))]
+        if not -len(self) <= key < len(self):
+            raise IndexError(key)
+        key = int(key) % len(self)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = IndexedSentence(
+                int(self.documents[key]), int(self.positions[key]), self.bags.bag(key), int(self.bags.totals[key])
+            )
+        return made
+
+
+@dataclass(frozen=True)
+class HeldSentences:
+    """Sentences indexed as arrays (:class:`FlatSentences`), searched through
+    :class:`~partialdup.index.sparse.SparseIndex` only, which reads nothing
+    else of a :class:`FeatureIndex`."""
+
+    sentences: FlatSentences
+    max_postings: int
+
+
+def entry_keys(entries: Sequence[IndexedSentence]) -> list[tuple[int, int]]:
+    """(document, sentence) of each indexed sentence, by position (from the
+    arrays of :class:`FlatSentences`, without making them)."""
+    if isinstance(entries, FlatSentences):
+        return list(zip(entries.documents.tolist(), entries.positions.tolist()))
+    return [(entry.doc, entry.sentence) for entry in entries]
+
+
+def entry_documents(entries: Sequence[IndexedSentence]) -> np.ndarray:
+    """The document of each indexed sentence (int64; as :func:`entry_keys`)."""
+    if isinstance(entries, FlatSentences):
+        return entries.documents.astype(np.int64)
+    return np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
 
 
 class FeatureIndex:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -36,8 +36,8 @@ from scipy import sparse
 from partialdup.core.arrays import sorted_isin
 from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
 from partialdup.index.flatbags import FlatBags
-from partialdup.index.groups import flat_digests, group_bags
-from partialdup.index.inverted import FeatureIndex
+from partialdup.index.groups import group_flat
+from partialdup.index.inverted import IndexedSentence, entry_documents
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
@@ -121,6 +121,18 @@ class _GroupMatches:
     candidates: int
 
 
+class Indexed(Protocol):
+    """What :class:`SparseIndex` reads of an index: a
+    :class:`~partialdup.index.inverted.FeatureIndex`, or sentences held as
+    arrays (:class:`~partialdup.index.inverted.HeldSentences`)."""
+
+    @property
+    def sentences(self) -> Sequence[IndexedSentence]: ...
+
+    @property
+    def max_postings(self) -> int: ...
+
+
 class SparseIndex:
     """A read-only matrix view of a built :class:`FeatureIndex`.
 
@@ -133,14 +145,13 @@ class SparseIndex:
             caller has them (a store's check): else made from the dicts.
     """
 
-    def __init__(self, index: FeatureIndex, flat: FlatBags | None = None) -> None:
+    def __init__(self, index: Indexed, flat: FlatBags | None = None) -> None:
         self.index = index
-        bags = [entry.bag for entry in index.sentences]
         if flat is None:
-            flat = FlatBags.of(bags)
-        self._docs = np.fromiter((e.doc for e in index.sentences), np.int64, len(bags))
+            flat = FlatBags.of([entry.bag for entry in index.sentences])
+        self._docs = entry_documents(index.sentences)
         self._sizes = flat.totals
-        self._groups = group_bags(bags, flat_digests(flat))
+        self._groups = group_flat(flat)
         self._group_sizes = self._sizes[self._groups.first]
         rows, features, occurrences = _expand_flat(flat.take(self._groups.first))
         self._columns = _index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)

@@ -17,7 +17,7 @@ import numpy as np
 
 from partialdup.core.arrays import sorted_isin
 from partialdup.core.types import DocumentFeatures, Token
-from partialdup.index.inverted import IndexedSentence
+from partialdup.index.inverted import entry_keys
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
 from partialdup.match.boilerplate import crowd_documents
@@ -156,7 +156,7 @@ class LookupStage(EditedStage):
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not
         # two attribute reads and a tuple per match: hundreds of thousands).
-        keys = _sentence_keys(sentences)
+        keys = entry_keys(sentences)
         key_of = keys.__getitem__
         # A sentence in `crowd` or more other documents is boilerplate whatever
         # else is found: the pairs among such sentences are not made (a few
@@ -223,7 +223,7 @@ class LookupStage(EditedStage):
             (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
             for row, other, score in rejoined_hits(whole_matches, sentences)
         ]
-        reference_key = _sentence_keys(sentences).__getitem__
+        reference_key = entry_keys(sentences).__getitem__
         near = list(_keyed(near_matches, queries_at.__getitem__, reference_key)) if self._near is not None else []
         # References read from elsewhere (a store's) may start reading the
         # near misses' sentences now, beside the look-ups still to come.
@@ -470,7 +470,4 @@ def _not_found_in(
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
 
 
-def _sentence_keys(entries: Sequence[IndexedSentence]) -> list[SentenceKey]:
-    """(document, sentence) of each indexed sentence, by position."""
-    return [(entry.doc, entry.sentence) for entry in entries]
 

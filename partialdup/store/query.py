@@ -40,7 +40,7 @@ import numpy as np
 from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.flatbags import FlatBags
-from partialdup.index.inverted import IndexedSentence
+from partialdup.index.inverted import FlatSentences, IndexedSentence
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec, reads
@@ -93,9 +93,9 @@ def check_stored(
     )
     index = partial_reference_index(
         PartialIndex(
-            *_held(flat, usual_sentences, alone, joins=False), counts.sentences, counts.sentence_bags, bound, frequent,
+            _held(flat, usual_sentences, alone, joins=False), counts.sentences, counts.sentence_bags, bound, frequent,
         ),
-        PartialIndex(*_held(flat, usual_joins, alone_joins, joins=True), counts.joins, counts.join_bags, bound, frequent),
+        PartialIndex(_held(flat, usual_joins, alone_joins, joins=True), counts.joins, counts.join_bags, bound, frequent),
     )
     sizes = np.diff(flat.sentence_starts).tolist()
     references = _References(
@@ -158,8 +158,11 @@ class _References(list[StoredReference]):
         the features blobs' arrays at once (the edited-copy stage's
         :meth:`~partialdup.pipeline.edits.EditedStage._filter_rows`: thousands
         of candidate sentences per check, most in documents never paired)."""
-        documents = np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
-        sentences = np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
+        if isinstance(entries, FlatSentences):
+            documents, sentences = entries.documents, entries.positions
+        else:
+            documents = np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
+            sentences = np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
         rows = self.flat.sentence_starts[documents] + sentences
         return self.flat.tokens[rows].astype(np.int64), self.flat.word_blooms[rows]
 
@@ -345,22 +348,17 @@ def identical(flat: FlatFeatures, bags: Sequence[Bag], *, joins: bool) -> list[t
     return found
 
 
-def _held(
-    flat: FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joins: bool
-) -> tuple[list[tuple[int, int, Bag]], FlatBags | None]:
-    """The entries of a check's partial index: those holding a usual feature
-    and those identical to a bag of ``alone``, with their bags as arrays
-    (None when some are identical ones: a rare case, made from the dicts)."""
+def _held(flat: FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joins: bool) -> FlatSentences:
+    """The sentences of a check's partial index: those holding a usual
+    feature and those identical to a bag of ``alone`` (a rare case, merged
+    through the dicts)."""
     held = Held.of(flat, usual, joins=joins)
     more = identical(flat, alone, joins=joins)
-    if more:
-        return _with_identical(held.entries(), more), None
-    return held.entries(), held.bags
-
-
-def _with_identical(entries: list[tuple[int, int, Bag]], more: list[tuple[int, int, Bag]]) -> list[tuple[int, int, Bag]]:
-    """Both lists of entries, in (document, sentence) order (they share none)."""
-    return sorted(entries + more, key=lambda entry: (entry[0], entry[1]))
+    if not more:
+        return FlatSentences(held.documents, held.positions, held.bags)
+    entries = sorted(held.entries() + more, key=lambda entry: (entry[0], entry[1]))  # they share none
+    documents, positions, bags = zip(*entries)
+    return FlatSentences(np.array(documents, np.int64), np.array(positions, np.int64), FlatBags.of(bags))
 
 
 def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[int]:

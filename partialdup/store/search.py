@@ -30,8 +30,7 @@ import numpy as np
 
 from partialdup.core.arrays import sorted_isin, sorted_unique
 from partialdup.core.types import Bag
-from partialdup.index.flatbags import FlatBags
-from partialdup.index.inverted import FeatureIndex
+from partialdup.index.inverted import FlatSentences, HeldSentences
 from partialdup.index.sparse import PairMatches, ReferenceIndex, SparseIndex
 from partialdup.methods.similarity import CopyRule
 
@@ -45,11 +44,8 @@ class PartialIndex:
     """Some indexed sentences, searched with the collection's over-frequent features.
 
     Args:
-        entries: (document number, sentence, bag) of the held sentences, in
-            increasing (document, sentence) order, as the full index would
-            number them.
-        flat: The bags of ``entries`` as arrays, in the same order, when
-            known (else made from the dicts).
+        sentences: The held sentences, in increasing (document, sentence)
+            order, as the full index would number them.
         held: Feature -> sentences of the whole collection holding it, for
             every feature a query may bring (absent: held by none): the
             postings a query skips.
@@ -63,16 +59,14 @@ class PartialIndex:
 
     def __init__(
         self,
-        entries: Sequence[tuple[int, int, Bag]],
-        flat: FlatBags | None,
+        sentences: FlatSentences,
         held: Mapping[int, int],
         distinct: Mapping[int, int],
         max_postings: int,
         frequent_total: Callable[[], int],
     ) -> None:
-        self.index = FeatureIndex(max_postings=sys.maxsize)
-        self.index.add_all(entries, None if flat is None else flat.totals.tolist())
-        self._all = SparseIndex(self.index, flat)
+        self.index = HeldSentences(sentences, max_postings=sys.maxsize)
+        self._all = SparseIndex(self.index, sentences.bags)
         self._held = held
         self._distinct = distinct
         self._max_postings = max_postings

@@ -45,3 +45,23 @@ def test_digests_of_flat_bags_equal_the_plain_reference(chosen) -> None:
     expected = [_digest_py(b) for b in chosen]
     assert flat_digests(FlatBags.of(chosen)).tolist() == expected
     assert bag_digests([Counter(b) for b in chosen]).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(bags, st.data())
+def test_one_bag_and_same_entries_agree_with_the_dicts(chosen, data) -> None:
+    flat = FlatBags.of(chosen)
+    assert [flat.bag(row) for row in range(len(chosen))] == chosen
+    if not chosen:
+        return
+    pick = st.lists(st.integers(0, len(chosen) - 1), max_size=12)
+    rows, others = data.draw(pick), data.draw(pick)
+    rows, others = rows[: len(others)], others[: len(rows)]
+    same = flat.same_entries(np.array(rows, np.int64), np.array(others, np.int64))
+    # The plain reference: the same entries listed in the same order.
+    assert same.tolist() == [list(chosen[r].items()) == list(chosen[o].items()) for r, o in zip(rows, others)]
+
+
+def test_equal_bags_listed_in_another_order_are_not_same_entries() -> None:
+    flat = FlatBags.of([{1: 1, 2: 2}, {2: 2, 1: 1}, {1: 1, 2: 2}])
+    assert flat.same_entries(np.array([1, 2]), np.array([0, 0])).tolist() == [False, True]

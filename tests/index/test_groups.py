@@ -3,7 +3,8 @@ from collections import Counter
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.groups import bag_digests, group_bags
+from partialdup.index.flatbags import FlatBags
+from partialdup.index.groups import bag_digests, group_bags, group_flat
 
 bags = st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 3), max_size=6).map(Counter)
 
@@ -22,6 +23,29 @@ def test_groups_hold_exactly_the_equal_bags(pool, picks):
         assert groups.members[groups.starts[g] : groups.starts[g + 1]].tolist() == [
             k for k, h in enumerate(expected) if h == g
         ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(bags, min_size=1, max_size=4), st.lists(st.tuples(st.integers(0, 3), st.booleans()), max_size=20))
+def test_groups_made_with_the_arrays_are_those_made_with_the_dicts(pool, picks):
+    # Equal bags listed in either order: the arrays tell the same-order
+    # ones, the dicts the rest; only the bags the arrays cannot tell are made.
+    chosen = [Counter(dict(reversed(pool[p % len(pool)].items())) if flip else pool[p % len(pool)]) for p, flip in picks]
+    made: list[int] = []
+
+    class Counted(FlatBags):
+        def bag(self, row):
+            made.append(row)
+            return super().bag(row)
+
+    plain_flat = FlatBags.of(chosen)
+    flat = Counted(plain_flat.sizes, plain_flat.features, plain_flat.counts)
+    plain, fast = group_bags(chosen), group_flat(flat)
+    for name in ("group_of", "first", "members", "starts", "digests", "digest_groups"):
+        assert getattr(fast, name).tolist() == getattr(plain, name).tolist()
+    first_of = [int(fast.first[g]) for g in fast.group_of.tolist()]
+    reordered = {k for k, f in enumerate(first_of) if k != f and list(chosen[k].items()) != list(chosen[f].items())}
+    assert set(made) <= reordered | {first_of[k] for k in reordered}
 
 
 @given(bags)
@@ -52,6 +76,9 @@ def test_bags_sharing_a_digest_are_still_told_apart(monkeypatch):
     monkeypatch.setattr(module, "bag_digests", lambda bags: np.zeros((len(bags), 2), np.uint64))
     groups = module.group_bags([Counter({1: 1}), Counter({2: 1}), Counter({1: 1})])
     assert groups.group_of.tolist() == [0, 1, 0] and groups.first.tolist() == [0, 1]
+    flat = FlatBags.of([{1: 1}, {2: 1}, {1: 1}, {2: 1, 3: 1}, {3: 1, 2: 1}])
+    groups = module.group_flat(flat, np.zeros((len(flat), 2), np.uint64))
+    assert groups.group_of.tolist() == [0, 1, 0, 2, 2] and groups.first.tolist() == [0, 1, 3]
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,6 +1,10 @@
 from collections import Counter
 
-from partialdup.index.inverted import FeatureIndex, rarest_prefix
+import numpy as np
+import pytest
+
+from partialdup.index.flatbags import FlatBags
+from partialdup.index.inverted import FeatureIndex, FlatSentences, IndexedSentence, entry_documents, entry_keys, rarest_prefix
 from partialdup.index.plain import QueryStats, plain_query
 
 
@@ -89,3 +93,16 @@ def test_rarest_prefix_holds_the_features_a_match_must_share_one_of():
     assert rarest_prefix(bag, held, 0.6) == [20, 40]  # 20 counts twice
     assert rarest_prefix(bag, held, 1.0) == [20]
     assert rarest_prefix(bag, held, None) == [20, 40, 10, 30]  # containment: any of them
+
+
+def test_flat_sentences_make_each_sentence_once_as_the_list_would_hold_it():
+    bags = [{1: 2, 5: 1}, {}, {7: 1}]
+    held = FlatSentences(np.array([0, 0, 3]), np.array([1, 4, 0]), FlatBags.of(bags))
+    expected = [IndexedSentence(0, 1, bags[0], 3), IndexedSentence(0, 4, {}, 0), IndexedSentence(3, 0, bags[2], 1)]
+    assert len(held) == 3 and held._made == {}
+    assert held[2] == expected[2] and held[-1] is held[2] and len(held._made) == 1
+    assert list(held) == expected and held[0:2] == expected[:2]
+    assert entry_keys(held) == entry_keys(expected) == [(0, 1), (0, 4), (3, 0)]
+    assert entry_documents(held).tolist() == entry_documents(expected).tolist() == [0, 0, 3]
+    with pytest.raises(IndexError):
+        held[3]
