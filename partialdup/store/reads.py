@@ -101,10 +101,12 @@ class FeatureBlobs:
 
     def word_blooms(self, documents: np.ndarray, sentences: np.ndarray) -> np.ndarray:
         """The filters of the words of these (document, sentence) places."""
-        numbers = documents.tolist()
-        self._read_all(numbers)
-        filters = {number: codec.word_blooms(self._read[number][1]) for number in set(numbers)}
-        return np.array([filters[number][s] for number, s in zip(numbers, sentences.tolist())], np.uint64)
+        numbers, inverse = np.unique(np.asarray(documents, np.int64), return_inverse=True)
+        self._read_all(numbers.tolist())
+        filters = [codec.word_blooms(self._read[number][1]) for number in numbers.tolist()]
+        starts = np.cumsum([0, *map(len, filters)])[:-1]
+        joined = np.concatenate(filters) if filters else np.zeros(0, np.uint64)
+        return joined[starts[inverse.reshape(-1)] + np.asarray(sentences, np.int64)].astype(np.uint64)
 
     def unpacked(self, numbers: Sequence[int]) -> tuple[list[str], FlatFeatures]:
         """The ids and features (unpacked at once) of documents, in the order given."""

@@ -49,7 +49,7 @@ from partialdup.match.headline_search import key_words
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store.blooms import BITS, holds_all, shared_bound, word_bit
 from partialdup.store.wordtable import (
-    PLACE_WIDTH, WordRow, key_fragment, read_rows, title_keys, unpack_many_places, unpack_places, unpack_titles, word_key,
+    PLACE_WIDTH, WordRow, key_fragment, read_rows, title_keys, unpack_many_places, unpack_many_titles, word_key,
 )
 
 __all__ = ["WordCandidates", "word_candidates"]
@@ -118,15 +118,6 @@ def _rows(db: sqlite3.Connection, words: Iterable[str]) -> dict[str, WordRow]:
     keys = {word: word_key(word) for word in words}
     stored = read_rows(db, keys.values())
     return {word: stored[key] for word, key in keys.items() if key in stored}
-
-
-def _places(row: WordRow | None) -> list[tuple[int, ...]]:
-    """A rare word's places (document, sentence, distinct words); the
-    searches never ask for a common word's."""
-    if row is None:
-        return []
-    assert row.places is not None, "a searched word's places are kept"
-    return unpack_places(row.places, PLACE_WIDTH)
 
 
 def _word_set_places(
@@ -241,7 +232,7 @@ def _holding_keys(
     keeps lists them too; read only when one of the words is common (and
     the place's filter may hold them all)."""
     needed = {rarest, second, *(word for word in title if not is_han_word(word))}
-    found = {(doc, s) for doc, s, _ in _places(rows.get(rarest))}
+    found = _place_keys(rows.get(rarest))
     unlisted = []
     for word in sorted(needed - {rarest}):
         row = rows.get(word)
@@ -250,14 +241,22 @@ def _holding_keys(
         if row.places is None:
             unlisted.append(word)
         else:
-            found &= {(doc, s) for doc, s, _ in unpack_places(row.places, PLACE_WIDTH)}
-    if unlisted and found and blooms_of is not None:
-        places = np.array(sorted(found), np.int64).reshape(-1, 2)
-        may = holds_all(blooms_of(places[:, 0], places[:, 1]), [word_key(word) for word in unlisted])
-        found = {(doc, s) for doc, s in places[may].tolist()}
+            found = np.intersect1d(found, _place_keys(row), assume_unique=True)
+    if unlisted and len(found) and blooms_of is not None:
+        found = found[holds_all(blooms_of(found >> 24, found & 0xFFFFFF), [word_key(word) for word in unlisted])]
+    places = list(zip((found >> 24).tolist(), (found & 0xFFFFFF).tolist()))
     if unlisted:
-        prefetch({doc for doc, _ in found})
-    return [place for place in found if all(word in words_of(place[0])[place[1]] for word in unlisted)]
+        prefetch({doc for doc, _ in places})
+    return [place for place in places if all(word in words_of(place[0])[place[1]] for word in unlisted)]
+
+
+def _place_keys(row: WordRow | None) -> np.ndarray:
+    """A rare word's places as sorted distinct keys, document << 24 | sentence."""
+    if row is None:
+        return np.zeros(0, np.int64)
+    assert row.places is not None, "a searched word's places are kept"
+    _, places = unpack_many_places([row.places], PLACE_WIDTH)
+    return sorted_unique((places[:, 0] << 24) | places[:, 1])
 
 
 def _headline_places(
@@ -282,11 +281,8 @@ def _headline_places(
             if longs[rarest] <= headline_search.KEY_POSTINGS:
                 found.update(_holding_keys(rows, title, rarest, second, words_of, blooms_of, prefetch))
     fragments = {key_fragment(word_key(word)) for word in long_words}
-    titles = [
-        place
-        for word in sorted(long_words) if (row := rows.get(word)) is not None and row.titles
-        for place, listed in unpack_titles(row.titles).items() if fragments.issuperset(listed)
-    ]
+    titled = [row.titles for word in sorted(long_words) if (row := rows.get(word)) is not None and row.titles]
+    titles = [place for listing in unpack_many_titles(titled) for place, listed in listing.items() if fragments.issuperset(listed)]
     prefetch({doc for doc, _ in titles})
     for doc, s in titles:
         keys = title_keys(words_of(doc)[s])

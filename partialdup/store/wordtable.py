@@ -50,7 +50,7 @@ from partialdup.store.records import signed, slices
 __all__ = [
     "PLACE_WIDTH", "DocumentWords", "WordDeltas", "WordRow", "document_words", "keep_longs", "keep_sentences",
     "key_fragment", "merge_places", "pack_many_places", "pack_places", "pack_titles", "read_rows", "rederive", "title_keys", "unpack_many_places",
-    "unpack_places", "unpack_titles", "word_key",
+    "unpack_many_titles", "unpack_places", "unpack_titles", "word_key",
 ]
 
 #: (document, sentence) of a stored sentence.
@@ -112,6 +112,16 @@ def unpack_places(blob: bytes, width: int = 2) -> list[tuple[int, ...]]:
     return places
 
 
+def _decoded(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The varints of these bytes (int64), and where each ends."""
+    ends = np.flatnonzero(data < 0x80)
+    if not len(ends):
+        return np.zeros(0, np.int64), ends
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    within = np.arange(len(data), dtype=np.int64) - np.repeat(starts, ends - starts + 1)
+    return np.add.reduceat((data & 0x7F).astype(np.int64) << (7 * within), starts), ends
+
+
 def unpack_many_places(blobs: Sequence[bytes], width: int) -> tuple[np.ndarray, np.ndarray]:
     """The places of many blobs at once, with NumPy: (the blob each place
     comes from, the places as an array of ``width`` columns); equal to
@@ -119,10 +129,8 @@ def unpack_many_places(blobs: Sequence[bytes], width: int) -> tuple[np.ndarray, 
     data = np.frombuffer(b"".join(blobs), np.uint8)
     if not len(data):
         return np.zeros(0, np.int64), np.zeros((0, width), np.int64)
-    ends = np.flatnonzero(data < 0x80)
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    within = np.arange(len(data), dtype=np.int64) - np.repeat(starts, ends - starts + 1)
-    values = np.add.reduceat((data & 0x7F).astype(np.int64) << (7 * within), starts).reshape(-1, width)
+    values, ends = _decoded(data)
+    values = values.reshape(-1, width)
     # Each blob's first document is absolute, the next ones deltas.
     bounds = np.cumsum(np.fromiter(map(len, blobs), np.int64, len(blobs)))
     counts = np.diff(np.concatenate(([0], np.searchsorted(ends, bounds)))) // width
@@ -212,10 +220,25 @@ def pack_titles(titles: Mapping[Place, Sequence[int]]) -> bytes:
 
 def unpack_titles(blob: bytes) -> dict[Place, tuple[int, ...]]:
     """The titles :func:`pack_titles` packed."""
-    flat = _varints(blob)
+    return unpack_many_titles([blob])[0]
+
+
+def unpack_many_titles(blobs: Sequence[bytes]) -> list[dict[Place, tuple[int, ...]]]:
+    """The titles of many blobs (their varints decoded at once, with NumPy:
+    a check reads those of hundreds of words)."""
+    data = np.frombuffer(b"".join(blobs), np.uint8)
+    values, ends = _decoded(data)
+    flat = values.tolist()
+    # Where each blob's values start: the varints ending before its first byte.
+    bounds = np.searchsorted(ends, np.cumsum([0, *map(len, blobs)])).tolist()
+    return [_titles(flat, start, stop) for start, stop in zip(bounds, bounds[1:])]
+
+
+def _titles(flat: list[int], at: int, stop: int) -> dict[Place, tuple[int, ...]]:
+    """The titles of one blob, whose varints are ``flat[at:stop]``."""
     titles: dict[Place, tuple[int, ...]] = {}
-    at, doc = 0, 0
-    while at < len(flat):
+    doc = 0
+    while at < stop:
         doc += flat[at]
         count = flat[at + 2]
         titles[(doc, flat[at + 1])] = tuple(flat[at + 3:at + 3 + count])

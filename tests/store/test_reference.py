@@ -109,3 +109,16 @@ def test_the_letters_of_words_joined_by_the_separator_are_those_of_the_words(wor
     from partialdup.match.verify import words_letters
 
     assert letters("\x00".join(words)) == words_letters(words)
+
+
+def test_the_filters_of_any_places_are_those_of_their_blobs(stored) -> None:
+    import numpy as np
+
+    from partialdup.store import codec
+
+    db, _ = stored
+    blobs = dict(db.execute("SELECT doc, features FROM bodies"))
+    places = [(n, s) for n, blob in sorted(blobs.items()) for s in range(len(codec.word_blooms(blob)))][::-3]  # out of order
+    documents, sentences = (np.array(column, np.int64) for column in zip(*places))
+    assert FeatureBlobs(db).word_blooms(documents, sentences).tolist() == [int(codec.word_blooms(blobs[n])[s]) for n, s in places]
+    assert FeatureBlobs(db).word_blooms(documents[:0], sentences[:0]).tolist() == []

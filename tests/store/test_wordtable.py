@@ -12,7 +12,8 @@ from partialdup.index.words import WORD_JACCARD, WORD_POSTINGS, prefix_words, wo
 from partialdup.store import Store, codec
 from partialdup.store.wordsearch import _rows, _word_set_places
 from partialdup.store.wordtable import (
-    merge_places, pack_many_places, pack_places, pack_titles, unpack_many_places, unpack_places, unpack_titles,
+    _varints, merge_places, pack_many_places, pack_places, pack_titles, unpack_many_places, unpack_many_titles, unpack_places,
+    unpack_titles,
 )
 
 places = st.sets(st.tuples(st.integers(0, 10**7), st.integers(0, 10**5), st.integers(0, 400)), max_size=20)
@@ -33,6 +34,25 @@ def test_places_unpacked_at_once_equal_those_unpacked_one_by_one(lists) -> None:
 @given(st.dictionaries(st.tuples(st.integers(0, 10**7), st.integers(0, 10**5)), st.lists(st.integers(0, 0xFFFF), max_size=15), max_size=20))
 def test_titles_are_unpacked_as_packed(titles) -> None:
     assert unpack_titles(pack_titles(titles)) == {place: tuple(f) for place, f in titles.items()}
+
+
+def _titles_py(blob: bytes) -> dict:
+    """The plain reference of unpack_titles: one varint at a time."""
+    flat, titles, at, doc = _varints(blob), {}, 0, 0
+    while at < len(flat):
+        doc += flat[at]
+        titles[(doc, flat[at + 1])] = tuple(flat[at + 3:at + 3 + flat[at + 2]])
+        at += 3 + flat[at + 2]
+    return titles
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.dictionaries(
+    st.tuples(st.integers(0, 10**7), st.integers(0, 10**5)), st.lists(st.integers(0, 0xFFFF), max_size=6), max_size=6,
+), max_size=6))
+def test_titles_of_many_blobs_unpacked_at_once_equal_those_unpacked_one_by_one(listings) -> None:
+    blobs = [pack_titles(titles) for titles in listings]
+    assert unpack_many_titles(blobs) == [_titles_py(blob) for blob in blobs]
 
 
 def test_the_word_set_candidates_are_every_stored_sentence_a_prefix_word_can_pair(tmp_path, detector, idf, sources, suspicious) -> None:
