@@ -10,7 +10,7 @@ match whose words agree is confirmed by them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.word_filter import FilterRows, ratios_may_reach
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_words"]
+__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_sentences", "scanned_words"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,17 @@ def scanned_words(doc: DocumentFeatures, search: str = "words") -> Iterable[tupl
     if scanned is None:
         return enumerate(doc.words)
     return ((s, doc.words[s]) for s in scanned) if scanned and doc.words else ()
+
+
+def scanned_sentences(docs: Sequence[DocumentFeatures], search: str = "words") -> Iterator[tuple[int, int, Sequence[str]]]:
+    """(document, sentence, words) of :func:`scanned_words` over a list of
+    documents, in order. A list that names the documents holding such
+    sentences (``scanning(search)``: a store's candidates, thousands of which
+    a few hold one) is walked through those only."""
+    scanning: Callable[[str], Sequence[int]] | None = getattr(docs, "scanning", None)
+    for d in range(len(docs)) if scanning is None else scanning(search):
+        for s, words in scanned_words(docs[d], search):
+            yield d, s, words
 
 
 class EditedStage(DetectorBase):
@@ -125,7 +136,7 @@ class EditedStage(DetectorBase):
         """(document, sentence) of every sentence long enough to be matched
         on its own, whose words are known."""
         least = self.config.min_tokens
-        return [(d, s) for d, doc in enumerate(docs) for s, words in scanned_words(doc) if len(words) >= least]
+        return [(d, s) for d, s, words in scanned_sentences(docs) if len(words) >= least]
 
     def _word_loose_all(self, docs: Sequence[DocumentFeatures]) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """``detect``: pairs of sentences of different documents whose word

@@ -33,7 +33,7 @@ from partialdup.match.embedded import (
 from partialdup.match.headline_search import candidate_pairs
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pairs import SentenceKey, rejoined_hits
-from partialdup.pipeline.edits import EditedStage, collection_words, scanned_words
+from partialdup.pipeline.edits import EditedStage, collection_words, scanned_sentences
 from partialdup.pipeline.sidework import Beside, inline_beside
 
 __all__ = ["Lookups", "LookupStage"]
@@ -378,7 +378,7 @@ def _paired_with(
 def _long_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     # (document, sentence) of the sentences long enough to hold a title and
     # more, in order (of the documents whose words are known).
-    return [(d, s) for d, doc in enumerate(docs) for s, _ in scanned_words(doc, "headlines") if doc.tokens[s] > MIN_TOKENS]
+    return [(d, s) for d, s, _ in scanned_sentences(docs, "headlines") if docs[d].tokens[s] > MIN_TOKENS]
 
 
 def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
@@ -387,13 +387,13 @@ def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     # their own where the document's text is at hand (a stored reference's
     # text is read for its candidates only, and judged then).
     rows = []
-    for d, doc in enumerate(docs):
-        text = doc.text if isinstance(doc, DocumentFeatures) else None
-        for s, words in scanned_words(doc, "headlines"):
-            # (A section number is at most three tokens.)
-            if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
-                if text is None or line_shaped(text, doc.sentences[s]):
-                    rows.append((d, s))
+    for d, s, words in scanned_sentences(docs, "headlines"):
+        # (A section number is at most three tokens.)
+        if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
+            doc = docs[d]
+            text = doc.text if isinstance(doc, DocumentFeatures) else None
+            if text is None or line_shaped(text, doc.sentences[s]):
+                rows.append((d, s))
     return rows
 
 

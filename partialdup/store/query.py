@@ -105,6 +105,10 @@ def check_stored(
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
     references.collection_words, references.flat, references.texts = words.collection, flat, texts
+    position = {number: i for i, number in enumerate(numbers)}
+    references.scanned_at = {
+        "words": sorted(position[n] for n in words.words), "headlines": sorted(position[n] for n in words.headlines),
+    }
     detection = detector.check_against(
         query_docs, references, index, boilerplate_spans=boilerplate_spans  # type: ignore[arg-type]
     )
@@ -119,9 +123,17 @@ class _References(list[StoredReference]):
     collection_words: CollectionWords
     flat: FlatFeatures
     texts: reads.Texts
+    #: Positions of the candidates holding sentences the word searches found, per search.
+    scanned_at: dict[str, list[int]]
     #: Chunks of words being decompressed on another thread (read_ahead),
     #: and the words each belongs to.
     _ahead: tuple[reads.Beside[Sequence[bytes | memoryview]], list[tuple[codec.Words, int]]] | None = None
+
+    def scanning(self, search: str) -> list[int]:
+        """Positions of the candidates holding sentences the searches over
+        words look at (:func:`~partialdup.pipeline.edits.scanned_sentences`):
+        those the word searches found, in a few of thousands."""
+        return self.scanned_at[search]
 
     def prefetch(self, positions: Iterable[int]) -> None:
         """Read now, together, the text blobs of the candidates at these
