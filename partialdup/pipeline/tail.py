@@ -214,7 +214,7 @@ class SpanStage(EditedStage):
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
         run = RunStats(
             documents=len(distinct),
-            sentences=sum(len(d.sentences) for d in distinct),
+            sentences=sum(map(_sentence_count, distinct)),
             candidate_pairs=sum(search.candidates for search in searches),
             frequent_features=index.sentences.frequent_features(),
             frequent_sentences=index.sentences.frequent_sentences(),
@@ -307,3 +307,11 @@ class SpanStage(EditedStage):
 
 def _span_order(span: Span) -> tuple:
     return (span.a, span.b, span.a_start, span.b_start, span.a_end, span.b_end)
+
+
+def _sentence_count(doc: DocumentFeatures) -> int:
+    """A document's sentences; a stored reference tells how many without
+    making them (``sentence_count``: a store's check counts thousands of
+    candidates it never pairs)."""
+    count: int | None = getattr(doc, "sentence_count", None)
+    return len(doc.sentences) if count is None else count

@@ -98,10 +98,10 @@ def check_stored(
         PartialIndex(_held(flat, usual_joins, alone_joins, joins=True), counts.joins, counts.join_bags, bound, frequent),
     )
     sizes = np.diff(flat.sentence_starts).tolist()
+    scanned = {n: sorted(found) for n, found in words.words.items()}
+    headlines = {n: sorted(found) for n, found in words.headlines.items()}
     references = _References(
-        StoredReference(
-            doc_id, count, flat, i, texts, n, sorted(words.words.get(n, ())), sorted(words.headlines.get(n, ()))
-        )
+        StoredReference(doc_id, count, flat, i, texts, n, scanned.get(n, ()), headlines.get(n, ()))
         for i, (n, doc_id, count) in enumerate(zip(numbers, ids, sizes))
     )
     references.collection_words, references.flat, references.texts = words.collection, flat, texts

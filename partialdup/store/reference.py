@@ -214,6 +214,11 @@ class StoredReference:
         """Its document number in the store."""
         return self._number
 
+    @property
+    def sentence_count(self) -> int:
+        """Its sentences, counted without making them."""
+        return self._count
+
     @_Lazy
     def _text(self) -> StoredText:
         return self._texts(self._number, self._count)

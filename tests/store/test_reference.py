@@ -38,6 +38,7 @@ def test_stored_reference_reads_as_the_document(stored, prefetched) -> None:
     assert [r.id for r in references] == [f.id for f in features]
     for reference, doc in zip(references, features):
         n = len(doc.sentences)
+        assert reference.sentence_count == n and "sentences" not in vars(reference)  # counted, not made
         # Indexed back to front and by negative index first: each made once, the same either way.
         assert [reference.sentences[i] for i in range(-1, -n - 1, -1)] == list(reversed(doc.sentences))
         assert reference.sentences[n - 1] is reference.sentences[-1]
