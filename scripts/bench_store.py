@@ -49,9 +49,14 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from partialdup import Config, Document, load_idf, make_detector
-from partialdup.io.reader import read_documents
-from partialdup.store import Store
+# The partialdup of this checkout, whatever is installed: run from a worktree
+# of another revision, the benchmark measures that revision (an editable
+# install would otherwise import the main tree's for both sides of a comparison).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from partialdup import Config, Document, load_idf, make_detector  # noqa: E402
+from partialdup.io.reader import read_documents  # noqa: E402
+from partialdup.store import Store  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 QUERY_CHARS = 5000
