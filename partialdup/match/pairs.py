@@ -15,7 +15,6 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin
-from partialdup.index.inverted import IndexedSentence
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
 
@@ -262,16 +261,18 @@ class FoundPairs:
         self._by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
 
 
-def rejoined_hits(found: PairMatches, entries: Sequence[IndexedSentence]) -> Iterator[tuple[int, IndexedSentence, float]]:
-    """(row, indexed entry, score) of a search involving rejoined sentences or
-    quotations, by row, then in the order found. Boilerplate is decided later,
-    on every pair of the run at once (:mod:`partialdup.match.boilerplate`)."""
-    hits: dict[int, list[tuple[IndexedSentence, float]]] = defaultdict(list)
+def rejoined_hits(found: PairMatches, keys: Sequence[SentenceKey]) -> Iterator[tuple[int, SentenceKey, float]]:
+    """(row, (document, sentence) of the indexed entry, score) of a search
+    involving rejoined sentences or quotations, by row, then in the order
+    found; ``keys``: each indexed entry's (document, sentence), by key (see
+    :func:`~partialdup.index.inverted.entry_keys`). Boilerplate is decided
+    later, on every pair of the run at once (:mod:`partialdup.match.boilerplate`)."""
+    hits: dict[int, list[tuple[SentenceKey, float]]] = defaultdict(list)
     for row, key, score in zip(found.query.tolist(), found.key.tolist(), found.score.tolist()):
-        hits[row].append((entries[key], score))
+        hits[row].append((keys[key], score))
     for row in sorted(hits):
-        for entry, score in hits[row]:
-            yield row, entry, score
+        for other, score in hits[row]:
+            yield row, other, score
 
 
 def evident(

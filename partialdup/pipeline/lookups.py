@@ -189,10 +189,10 @@ class LookupStage(EditedStage):
         joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
         joined = joined.sharing(config.min_shared)
         rejoined = []
-        for row, entry, score in rejoined_hits(joined, sentences):
+        for row, other, score in rejoined_hits(joined, keys):
             d, i = rows[row]
-            rejoined.append((((d, i), (d, i + 1)), (entry.doc, entry.sentence), score, True))
-        quoted = self._quotation_hits(docs, index, own_documents=True)
+            rejoined.append((((d, i), (d, i + 1)), other, score, True))
+        quoted = self._quotation_hits(docs, index, own_documents=True, keys=keys)
         headlines = self._headline_hits(
             docs, docs, _keys_of(whole, near, self.threshold / 2), headline_search() if headline_search is not None else None)
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
@@ -218,12 +218,10 @@ class LookupStage(EditedStage):
         whole_matches, near_matches, query_joins, reference_joins = self.search(query_docs, index)
         query_joins, reference_joins = query_joins.sharing(config.min_shared), reference_joins.sharing(config.min_shared)
         sentences = index.sentences.index.sentences
-        weak = self._weak(whole_matches, lambda key: (sentences[key].doc, sentences[key].sentence))
-        whole = [
-            (queries_at[row], (other.doc, other.sentence), score, (row, (other.doc, other.sentence)) in weak)
-            for row, other, score in rejoined_hits(whole_matches, sentences)
-        ]
-        reference_key = entry_keys(sentences).__getitem__
+        keys = entry_keys(sentences)
+        reference_key = keys.__getitem__
+        weak = self._weak(whole_matches, reference_key)
+        whole = [(queries_at[row], other, score, (row, other) in weak) for row, other, score in rejoined_hits(whole_matches, keys)]
         near = list(_keyed(near_matches, queries_at.__getitem__, reference_key)) if self._near is not None else []
         # References read from elsewhere (a store's) may start reading the
         # near misses' sentences now, beside the look-ups still to come.
@@ -239,14 +237,13 @@ class LookupStage(EditedStage):
             loose = list(_keyed(matches, queries_at.__getitem__, reference_key))
             loose += self._word_loose_query(query_docs, references)
         rejoined = []
-        for row, other, score in rejoined_hits(query_joins, sentences):
+        for row, other, score in rejoined_hits(query_joins, keys):
             q, i = joins_at[row]
-            rejoined.append((((q, i), (q, i + 1)), (other.doc, other.sentence), score, True))
-        for row, other, score in rejoined_hits(reference_joins, index.joins.index.sentences):
-            r, m = other.doc, other.sentence
+            rejoined.append((((q, i), (q, i + 1)), other, score, True))
+        for row, (r, m), score in rejoined_hits(reference_joins, entry_keys(index.joins.index.sentences)):
             rejoined.append((((r, m), (r, m + 1)), queries_at[row], score, False))
         searches = (whole_matches, near_matches, query_joins, reference_joins)
-        quoted = self._quotation_hits(query_docs, index, own_documents=False)
+        quoted = self._quotation_hits(query_docs, index, own_documents=False, keys=keys)
         quoted += self._headline_hits(query_docs, references, _keys_of(whole, near, self.threshold / 2))
         return Lookups(whole, near, loose, quoted, rejoined, searches)
 
@@ -256,18 +253,19 @@ class LookupStage(EditedStage):
         index: ReferenceIndex,
         *,
         own_documents: bool,
+        keys: Sequence[SentenceKey],
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """(sentence holding a quotation, indexed sentence, score) of the
         quotations of ``docs`` that match an indexed sentence.
         ``own_documents``: ``docs`` are the indexed documents (``detect``),
-        and a quotation does not match its own document."""
+        and a quotation does not match its own document; ``keys``: the
+        indexed sentences' (document, sentence), by key."""
         rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.quotes]
         if not rows:
             return []
         bags = [bag for doc in docs for _, bag in doc.quotes]
         found = index.sentences.search(bags, self.rule, docs=[d for d, _ in rows] if own_documents else None)
-        entries = index.sentences.index.sentences
-        return [(rows[row], (entry.doc, entry.sentence), score) for row, entry, score in rejoined_hits(found, entries)]
+        return [(rows[row], other, score) for row, other, score in rejoined_hits(found, keys)]
 
     def _headline_hits(
         self,

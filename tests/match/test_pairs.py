@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.inverted import IndexedSentence
 from partialdup.match.pairs import FoundPairs, evident, rejoined_hits
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
@@ -64,9 +63,9 @@ def matches(rows, keys, scores):
 
 def test_rejoined_hits_keep_every_row_by_row():
     # Boilerplate is no longer decided here: a row matching three documents stays.
-    entries = [IndexedSentence(doc, 0, {}, 0) for doc in (0, 1, 2, 2)]
-    hits = list(rejoined_hits(matches([1, 1, 0, 0, 0], [2, 3, 0, 1, 2], [1.0] * 5), entries))
-    assert [(row, entry.doc) for row, entry, _ in hits] == [(0, 0), (0, 1), (0, 2), (1, 2), (1, 2)]
+    keys = [(doc, sentence) for doc, sentence in ((0, 4), (1, 0), (2, 0), (2, 1))]
+    hits = list(rejoined_hits(matches([1, 1, 0, 0, 0], [2, 3, 0, 1, 2], [1.0] * 5), keys))
+    assert [(row, key) for row, key, _ in hits] == [(0, (0, 4)), (0, (1, 0)), (0, (2, 0)), (1, (2, 0)), (1, (2, 1))]
 
 
 def test_split_off_moves_the_pairs_apart_with_their_records():
