@@ -153,6 +153,7 @@ class _References(list[StoredReference]):
         handed over by the next :meth:`prefetch` (the near misses' judging
         calls it first)."""
         self.texts.prefetch(self[position].number for position in {position for position, _ in keys})
+        # Keyed by the words themselves: copies of one text share them.
         wanted: dict[tuple[int, int], tuple[codec.Words, memoryview]] = {}
         for position, sentence in keys:
             words = self[position].words
@@ -160,7 +161,7 @@ class _References(list[StoredReference]):
                 continue  # stored whole (marshal), no chunks
             part = words.chunk_part(sentence)
             if part is not None:
-                wanted[(position, part[0])] = (words, part[1])
+                wanted[(id(words), part[0])] = (words, part[1])
         beside = reads.decompressing([frame for _, frame in wanted.values()])
         if beside is not None:
             self._ahead = (beside, [(words, chunk) for (_, chunk), (words, _) in wanted.items()])

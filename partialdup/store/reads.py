@@ -37,17 +37,29 @@ class Texts:
     def __init__(self, db: sqlite3.Connection, cache: TextCache) -> None:
         self._db, self._cache = db, cache
         self._opened: dict[int, StoredText] = {}
+        #: sha256 of a text read together -> its blob and text, shared by the
+        #: documents whose blob is the same (copies stored under other ids).
+        self._alike: dict[str, tuple[bytes, StoredText]] = {}
 
     def prefetch(self, numbers: Iterable[int]) -> None:
         """Read the texts of these documents now, in one statement per
         :data:`~partialdup.store.records.IN_CHUNK` documents instead of two
-        per document (the word searches read the words of hundreds)."""
+        per document (the word searches read the words of hundreds). A
+        document whose text blob equals one read before in the check shares
+        its :class:`StoredText`: a copy's text and words are unpacked once."""
         missing = sorted(n for n in set(numbers) - self._opened.keys() if n not in self._cache)
         for chunk in slices(missing):
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT d.doc, d.sentences, b.text FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
-            for number, sentences, blob in self._db.execute(query, chunk):
-                self._opened[number] = self._cache.get(number, sentences, partial(_given, blob))
+            query = (
+                f"SELECT d.doc, d.sentences, d.sha256, b.text FROM documents d JOIN bodies b USING (doc) WHERE d.doc IN ({marks})"
+            )
+            for number, sentences, digest, blob in self._db.execute(query, chunk):
+                seen = self._alike.get(digest)
+                if seen is not None and seen[0] == blob:  # the same bytes, not only the same digest
+                    self._opened[number] = seen[1]
+                    continue
+                text = self._opened[number] = self._cache.get(number, sentences, partial(_given, blob))
+                self._alike.setdefault(digest, (blob, text))
 
     def __call__(self, number: int, sentences: int | None = None) -> StoredText:
         text = self._opened.get(number)

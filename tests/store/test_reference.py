@@ -123,3 +123,24 @@ def test_the_filters_of_any_places_are_those_of_their_blobs(stored) -> None:
     documents, sentences = (np.array(column, np.int64) for column in zip(*places))
     assert FeatureBlobs(db).word_blooms(documents, sentences).tolist() == [int(codec.word_blooms(blobs[n])[s]) for n, s in places]
     assert FeatureBlobs(db).word_blooms(documents[:0], sentences[:0]).tolist() == []
+
+
+def test_copies_stored_under_other_ids_share_their_text_in_a_check(tmp_path, detector, idf, sources) -> None:
+    import dataclasses
+
+    features = [detector.features(d) for d in sources[:2]]
+    copy = dataclasses.replace(features[0], id=features[0].id + "-copy")
+    with Store(tmp_path / "c.db", detector, idf, create=True) as store:
+        store.add([*features, copy])
+    with Store(tmp_path / "c.db", detector, idf) as store:
+        db = store._db
+        numbers = {doc_id: n for n, doc_id in db.execute("SELECT doc, id FROM documents")}
+        texts = Texts(db, TextCache())
+        texts.prefetch(numbers.values())
+        first, other, again = (texts(numbers[d.id]) for d in (features[0], features[1], copy))
+        assert again is first and other is not first
+        assert again.part.text == copy.text and again.words == first.words
+        # The check reads the same spans as check --against on the three documents.
+        spans = store.check([sources[0]]).spans
+        assert spans and spans == detector.check([sources[0]], [*features, copy]).spans
+        assert {span.b for span in spans} >= {features[0].id, copy.id}
