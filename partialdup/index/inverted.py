@@ -136,16 +136,6 @@ class FeatureIndex:
         self.sentences.append(IndexedSentence(doc, sentence, bag, sum(bag.values())))
         return key
 
-    def add_all(self, entries: Sequence[tuple[int, int, Bag]], sizes: Sequence[int] | None = None) -> None:
-        """Index sentences (document, sentence, bag) in turn, as :meth:`add`
-        each; ``sizes``: their bags' sizes, multiplicities counted, when known."""
-        if sizes is None:
-            sizes = [sum(bag.values()) for _, _, bag in entries]
-        if entries:
-            # Columns, then one map (a store's check adds 10,000 at a time).
-            docs, sentences, bags = zip(*entries)
-            self.sentences.extend(map(IndexedSentence, docs, sentences, bags, sizes))
-
     @property
     def postings(self) -> dict[int, list[int]]:
         """Feature -> keys of the sentences holding it, in increasing key order."""

@@ -146,7 +146,7 @@ def _word_set_places(
     if not listed:
         return set()
     owner, places = unpack_many_places([rows[word].places or b"" for word in listed], PLACE_WIDTH)
-    keys = (places[:, 0] << 24) | places[:, 1]  # one integer per place (a document of 16M sentences: never)
+    keys = _place_keys_of(places)
     holding, in_prefix = _rows_of(listed, queries), _rows_of(listed, prefixes)
     met_key, met_query = _cross(owner, keys, in_prefix)
     pairs = sorted_unique(met_key * len(queries) + met_query)
@@ -162,12 +162,12 @@ def _word_set_places(
     hopeful = known + np.minimum(common[query], size - known) >= need
     if blooms_of is not None and hopeful.any():
         key, query, known, size, need = key[hopeful], query[hopeful], known[hopeful], size[hopeful], need[hopeful]
-        may = shared_bound(blooms_of(key >> 24, key & 0xFFFFFF), _bit_weights(commons)[query])
+        may = shared_bound(blooms_of(*_split(key)), _bit_weights(commons)[query])
         hopeful = known + np.minimum(may, size - known) >= need
     kept: set[tuple[int, int]] = set()
-    prefetch(sorted_unique(key[hopeful] >> 24).tolist())
+    prefetch(sorted_unique(_split(key[hopeful])[0]).tolist())
     for place_key, rows_of_key in _grouped(key[hopeful], query[hopeful]):
-        place = (place_key >> 24, place_key & 0xFFFFFF)
+        place = (place_key >> _SENTENCE_BITS, place_key & _SENTENCE_MASK)
         stored = words_of(place[0])[place[1]]
         if len(stored) >= least:
             distinct = set(stored)
@@ -243,20 +243,36 @@ def _holding_keys(
         else:
             found = np.intersect1d(found, _place_keys(row), assume_unique=True)
     if unlisted and len(found) and blooms_of is not None:
-        found = found[holds_all(blooms_of(found >> 24, found & 0xFFFFFF), [word_key(word) for word in unlisted])]
-    places = list(zip((found >> 24).tolist(), (found & 0xFFFFFF).tolist()))
+        found = found[holds_all(blooms_of(*_split(found)), [word_key(word) for word in unlisted])]
+    places = list(zip(*(column.tolist() for column in _split(found))))
     if unlisted:
         prefetch({doc for doc, _ in places})
     return [place for place in places if all(word in words_of(place[0])[place[1]] for word in unlisted)]
 
 
 def _place_keys(row: WordRow | None) -> np.ndarray:
-    """A rare word's places as sorted distinct keys, document << 24 | sentence."""
+    """A rare word's places as sorted distinct keys (:func:`_place_keys_of`)."""
     if row is None:
         return np.zeros(0, np.int64)
     assert row.places is not None, "a searched word's places are kept"
     _, places = unpack_many_places([row.places], PLACE_WIDTH)
-    return sorted_unique((places[:, 0] << 24) | places[:, 1])
+    return sorted_unique(_place_keys_of(places))
+
+
+#: A place (document, sentence) as one integer: document << 24 | sentence
+#: (a document of 16M sentences: never).
+_SENTENCE_BITS = 24
+_SENTENCE_MASK = (1 << _SENTENCE_BITS) - 1
+
+
+def _place_keys_of(places: np.ndarray) -> np.ndarray:
+    """One integer per place, from its (document, sentence) columns."""
+    return (places[:, 0] << _SENTENCE_BITS) | places[:, 1]
+
+
+def _split(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (documents, sentences) of place keys."""
+    return keys >> _SENTENCE_BITS, keys & _SENTENCE_MASK
 
 
 def _headline_places(
