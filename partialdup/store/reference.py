@@ -110,6 +110,9 @@ class StoredText:
 
     def __init__(self, read: Callable[[], bytes], sentences: int) -> None:
         self._read, self._count = read, sentences
+        #: Sentence -> its words' letters, made once (copies of a text share
+        #: it: a check reads the same sentences of each copy).
+        self.letters: dict[int, str] = {}
 
     @_Lazy
     def _blob(self) -> bytes:
@@ -271,13 +274,17 @@ class StoredReference:
         from the sentence's stored string without splitting it into words
         (its separator is no letter; :func:`~partialdup.match.verify.words_letters`
         of the words is the plain reference, a test compares them)."""
-        row = self._first_row + range(self._count)[index]
+        position = range(self._count)[index]
+        row = self._first_row + position
         flags = int(self._flat.letter_flags[row])
         if not flags & LETTERS_OF_WORDS:
             return None
-        words = self._text.words
-        text = words.joined(index) if isinstance(words, codec.Words) else "".join(words[index])
-        return SentenceLetters(letters(text), int(self._flat.tokens[row]), bool(flags & NUMBERED_HEADING))
+        made = self._text.letters
+        found = made.get(position)
+        if found is None:
+            words = self._text.words
+            found = made[position] = letters(words.joined(position) if isinstance(words, codec.Words) else "".join(words[position]))
+        return SentenceLetters(found, int(self._flat.tokens[row]), bool(flags & NUMBERED_HEADING))
 
     @_Lazy
     def bags(self) -> tuple[Bag, ...]:
