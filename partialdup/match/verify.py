@@ -177,13 +177,14 @@ class NearMissCheck:
         """:meth:`sentence_letters` of sentence ``index`` of a document; None
         when the document came without its text.
 
-        A document that can tell a sentence's letters without its text (a
-        stored one, from its words: see :func:`letter_flags`) has a
-        ``letters_of(index)`` giving them, or None where it cannot.
+        A document that can tell a sentence's letters itself (a stored one,
+        from its words where they give them, see :func:`letter_flags`, else
+        from its text, made once for the copies of a text) has a
+        ``letters_of(index, normalise)`` giving them, or None where it cannot.
         """
         letters_of = getattr(doc, "letters_of", None)
         if letters_of is not None:
-            known = letters_of(index)
+            known = letters_of(index, self.normalise)
             if known is not None:
                 return known  # type: ignore[no-any-return]
         if doc.text is None:

@@ -16,7 +16,8 @@ from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
-from partialdup.match.score import letters
+from partialdup.match.refine import Normaliser
+from partialdup.match.score import letters, normalised_letters
 from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters
 from partialdup.store import codec
 from partialdup.store.flat import FlatFeatures
@@ -263,27 +264,35 @@ class StoredReference:
     def _first_row(self) -> int:
         return int(self._flat.sentence_starts[self._position])
 
-    def letters_of(self, index: int) -> SentenceLetters | None:
-        """Sentence ``index`` as the character checks see it, from its words
-        and flags without the stored text (see
-        :meth:`~partialdup.match.verify.NearMissCheck.of_sentence`); None
-        where its words do not give its letters.
+    def letters_of(self, index: int, normalise: Normaliser | None = None) -> SentenceLetters | None:
+        """Sentence ``index`` as the character checks see it (see
+        :meth:`~partialdup.match.verify.NearMissCheck.of_sentence`): from
+        its words where they give its letters, else from the stored text
+        normalised by ``normalise`` (None: None then).
 
         Read for one or two sentences of most documents a check pairs: the
         flags and token count straight from the arrays, the words' letters
         from the sentence's stored string without splitting it into words
         (its separator is no letter; :func:`~partialdup.match.verify.words_letters`
-        of the words is the plain reference, a test compares them)."""
+        of the words is the plain reference, a test compares them). The
+        letters are made once per text, which copies share."""
         position = range(self._count)[index]
         row = self._first_row + position
         flags = int(self._flat.letter_flags[row])
-        if not flags & LETTERS_OF_WORDS:
+        from_words = bool(flags & LETTERS_OF_WORDS)
+        if not from_words and normalise is None:
             return None
         made = self._text.letters
         found = made.get(position)
         if found is None:
-            words = self._text.words
-            found = made[position] = letters(words.joined(position) if isinstance(words, codec.Words) else "".join(words[position]))
+            if from_words:
+                words = self._text.words
+                found = letters(words.joined(position) if isinstance(words, codec.Words) else "".join(words[position]))
+            else:
+                assert normalise is not None  # (returned above without one)
+                sentence = self.sentences[position]
+                found = normalised_letters(self.text[sentence.start:sentence.end], normalise)
+            made[position] = found
         return SentenceLetters(found, int(self._flat.tokens[row]), bool(flags & NUMBERED_HEADING))
 
     @_Lazy

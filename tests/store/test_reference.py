@@ -140,6 +140,14 @@ def test_copies_stored_under_other_ids_share_their_text_in_a_check(tmp_path, det
         first, other, again = (texts(numbers[d.id]) for d in (features[0], features[1], copy))
         assert again is first and other is not first
         assert again.part.text == copy.text and again.words == first.words
+        # Each sentence's letters, from its words or from the text, made once for both copies.
+        check = NearMissCheck(detector.tokenizer.normalise, detector.config.near_ratio, detector.config.embedded_ratio)
+        original, duplicate = _references(db, texts, [numbers[features[0].id], numbers[copy.id]])
+        plain = [check.sentence_letters(copy.text, s, copy.tokens[i]) for i, s in enumerate(copy.sentences)]
+        assert [check.of_sentence(original, i) for i in range(len(plain))] == plain
+        made = dict(first.letters)
+        assert len(made) == len(plain) and [check.of_sentence(duplicate, i) for i in range(len(plain))] == plain
+        assert first.letters == made  # nothing made again for the copy
         # The check reads the same spans as check --against on the three documents.
         spans = store.check([sources[0]]).spans
         assert spans and spans == detector.check([sources[0]], [*features, copy]).spans
