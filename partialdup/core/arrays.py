@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["mix64", "overlap_bound", "popcount", "sorted_unique", "sorted_isin"]
+__all__ = ["mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -64,3 +64,13 @@ def mix64(values: np.ndarray) -> np.ndarray:
         values = (values ^ (values >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         values = (values ^ (values >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         return values ^ (values >> np.uint64(31))
+
+
+def ranges(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(item, offset) for every unit of ``counts``: item i repeated
+    ``counts[i]`` times, with offsets 0 .. counts[i] - 1 (int64 both): the
+    positions of many ranges laid end to end, without a loop."""
+    counts = np.asarray(counts, np.int64)
+    item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    offset = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return item, offset

@@ -39,6 +39,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import ranges
 from partialdup.core.types import Bag
 from partialdup.index.fingerprints import pair_matches, pairs_kept
 from partialdup.index.inverted import FeatureIndex
@@ -197,8 +198,8 @@ class ExactFirstIndex:
         order = np.argsort(rows_of, kind="stable")
         lo = np.searchsorted(rows_of[order], searched[found.query], side="left")
         counts = np.searchsorted(rows_of[order], searched[found.query], side="right") - lo
-        offsets = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-        rows = order[np.repeat(lo, counts) + offsets].astype(np.int64)
+        item, offsets = ranges(counts)
+        rows = order[lo[item] + offsets].astype(np.int64)
         query, key, score, shared = self._expand(
             rows, np.repeat(found.key, counts), np.repeat(found.score, counts), np.repeat(found.shared, counts)
         )

@@ -20,18 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_unique
+from partialdup.core.arrays import ranges, sorted_unique
 from partialdup.index.groups import BagGroups
 
 __all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "omitted_links"]
-
-
-def _ranges(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(item, offset) for every unit of ``counts``: item i repeated counts[i]
-    times, with offsets 0..counts[i]-1."""
-    item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    offset = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    return item, offset
 
 
 def expand_queries(
@@ -40,7 +32,7 @@ def expand_queries(
     """(position in the input, member key) for each (query, group) match and
     each member of a document other than the query's, in (query, key) order."""
     sizes = groups.sizes[group]
-    item, offset = _ranges(sizes)
+    item, offset = ranges(sizes)
     key = groups.members[groups.starts[group][item] + offset]
     keep = docs[key] != query_docs[query[item]]
     item, key = item[keep], key[keep]
@@ -85,7 +77,7 @@ class Blocks:
 def _block_product(first: np.ndarray, second: np.ndarray, blocks: Blocks) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(pair position, key of block first[p], key of block second[p]) for every two keys of each block pair."""
     width = blocks.size[second]
-    item, offset = _ranges(blocks.size[first] * width)
+    item, offset = ranges(blocks.size[first] * width)
     a = blocks.keys[blocks.start[first][item] + offset // width[item]]
     b = blocks.keys[blocks.start[second][item] + offset % width[item]]
     return item, a, b
@@ -103,9 +95,9 @@ def expand_across(
     """(pair position, larger key, smaller key) for every member of group
     ``first[p]`` with every member of group ``second[p]`` (different groups),
     of different documents, not both ``crowded``."""
-    pair, one = _ranges(blocks.count[first])
+    pair, one = ranges(blocks.count[first])
     one = blocks.first[first][pair] + one
-    which, other = _ranges(blocks.count[second][pair])
+    which, other = ranges(blocks.count[second][pair])
     one, pair = one[which], pair[which]
     other = blocks.first[second][pair] + other
     apart = blocks.doc[one] != blocks.doc[other]
@@ -118,7 +110,7 @@ def expand_within(group: np.ndarray, blocks: Blocks, crowded: np.ndarray) -> tup
     """(position in ``group``, larger key, smaller key) for every two members
     of each group, of different documents, not both ``crowded``."""
     count = blocks.count[group]
-    pair, t = _ranges(count * (count - 1) // 2)
+    pair, t = ranges(count * (count - 1) // 2)
     # The t-th pair (j, i), i < j, of a group's blocks: j(j - 1)/2 <= t < j(j + 1)/2.
     j = ((1 + np.sqrt(1 + 8 * t.astype(np.float64))) // 2).astype(np.int64)
     j = np.where(j * (j - 1) // 2 > t, j - 1, j)
@@ -167,7 +159,7 @@ def crowded_groups(
     # Each group reaches its own documents (when it matches itself) and its partners' documents.
     source = np.concatenate((first, second))
     target = np.concatenate((second, first))
-    item, offset = _ranges(held[target])
+    item, offset = ranges(held[target])
     reached_group = np.concatenate((owner[matched_self[owner]], source[item]))
     reached_doc = np.concatenate((doc[matched_self[owner]], doc[start[target][item] + offset]))
     distinct = sorted_unique(reached_group * width + reached_doc) // width

@@ -16,6 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import ranges
 from partialdup.core.types import Bag
 
 __all__ = ["FlatBags"]
@@ -86,12 +87,10 @@ class FlatBags:
         bags listed in another order are not found here)."""
         rows, others = np.asarray(rows, np.int64), np.asarray(others, np.int64)
         same = self.sizes[rows] == self.sizes[others]
-        lengths = self.sizes[rows[same]]
-        within = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        mine = np.repeat(self.starts[rows[same]], lengths) + within
-        theirs = np.repeat(self.starts[others[same]], lengths) + within
+        owner, within = ranges(self.sizes[rows[same]])
+        mine = self.starts[rows[same]][owner] + within
+        theirs = self.starts[others[same]][owner] + within
         differ = (self.features[mine] != self.features[theirs]) | (self.counts[mine] != self.counts[theirs])
-        owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
         checked = np.flatnonzero(same)
         same[checked[np.unique(owner[differ])]] = False
         return same

@@ -26,7 +26,7 @@ from typing import Iterator
 
 import numpy as np
 
-from partialdup.core.arrays import popcount
+from partialdup.core.arrays import popcount, ranges
 
 __all__ = [
     "HammingIndex",
@@ -78,10 +78,8 @@ def _block_candidates(queries: np.ndarray, keys: np.ndarray, shift: int, mask: i
     lo = np.searchsorted(sorted_blocks, qb, side="left")
     hi = np.searchsorted(sorted_blocks, qb, side="right")
     counts = hi - lo
-    q = np.repeat(np.arange(queries.size, dtype=np.int64), counts)
-    # positions lo..hi-1 of every query, flattened
-    offsets = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    return q, order[np.repeat(lo, counts) + offsets].astype(np.int64)
+    q, offsets = ranges(counts)  # positions lo..hi-1 of every query, flattened
+    return q, order[lo[q] + offsets].astype(np.int64)
 
 
 def hamming_join(queries: np.ndarray, keys: np.ndarray | None, k: int) -> HammingPairs:

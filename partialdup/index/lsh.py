@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_unique
+from partialdup.core.arrays import ranges, sorted_unique
 
 __all__ = [
     "LshIndex",
@@ -159,9 +159,8 @@ def band_join(queries: np.ndarray, keys: np.ndarray | None, bands: int, rows: in
         order = np.argsort(key_ids, kind="stable")
         lo = np.searchsorted(key_ids[order], query_ids, side="left")
         counts = np.searchsorted(key_ids[order], query_ids, side="right") - lo
-        q = np.repeat(np.arange(len(queries), dtype=np.int64), counts)
-        offsets = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-        k = order[np.repeat(lo, counts) + offsets].astype(np.int64)
+        q, offsets = ranges(counts)
+        k = order[lo[q] + offsets].astype(np.int64)
         keep = q < k if self_join else slice(None)
         found_q.append(q[keep])
         found_k.append(k[keep])

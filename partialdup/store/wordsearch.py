@@ -38,7 +38,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_unique
+from partialdup.core.arrays import ranges, sorted_unique
 from partialdup.core.config import Config
 from partialdup.core.types import DocumentFeatures
 from partialdup.index import words as word_sets
@@ -199,9 +199,7 @@ def _rows_of(words: Sequence[str], sets: Sequence[set[str]]) -> tuple[np.ndarray
 def _cross(owner: np.ndarray, keys: np.ndarray, rows: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """(key, row) of every place of a word with every row of that word."""
     starts, flat = rows
-    per = (starts[1:] - starts[:-1])[owner]
-    entry = np.repeat(np.arange(len(owner)), per)
-    within = np.arange(int(per.sum()), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per)
+    entry, within = ranges((starts[1:] - starts[:-1])[owner])
     return keys[entry], flat[starts[owner[entry]] + within]
 
 

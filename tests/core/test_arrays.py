@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import mix64, overlap_bound, popcount, sorted_isin, sorted_unique
+from partialdup.core.arrays import mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -80,3 +80,10 @@ def test_overlap_bound_never_falls_below_the_shared_elements(pairs) -> None:
     second_spare = np.array([len(b) for _, b in pairs]) - popcount(second)
     bound = overlap_bound(first, first_spare, second, second_spare)
     assert all(most >= len(a & b) for most, (a, b) in zip(bound.tolist(), pairs))
+
+
+@given(st.lists(st.integers(0, 5), max_size=12))
+def test_ranges_lay_every_range_end_to_end(counts) -> None:
+    item, offset = ranges(np.array(counts, np.int64))
+    assert list(zip(item.tolist(), offset.tolist())) == [(i, k) for i, count in enumerate(counts) for k in range(count)]
+    assert item.dtype == offset.dtype == np.int64
