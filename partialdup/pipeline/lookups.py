@@ -466,6 +466,3 @@ def _not_found_in(
     second = np.fromiter((position.get(pair[1], -1) for pair in pairs), np.int64, len(pairs))
     again = sorted_isin(first * width + second, found_codes) & (first >= 0) & (second >= 0)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
-
-
-

@@ -111,8 +111,9 @@ class StoredText:
 
     def __init__(self, read: Callable[[], bytes], sentences: int) -> None:
         self._read, self._count = read, sentences
-        #: Sentence -> its words' letters, made once (copies of a text share
-        #: it: a check reads the same sentences of each copy).
+        #: Sentence -> its letters (from its words, or its text where they do
+        #: not give them), made once: copies of a text share it, and a check
+        #: reads the same sentences of each copy.
         self.letters: dict[int, str] = {}
 
     @_Lazy

@@ -112,28 +112,30 @@ def unpack_places(blob: bytes, width: int = 2) -> list[tuple[int, ...]]:
     return places
 
 
-def _decoded(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The varints of these bytes (int64), and where each ends."""
+def _decoded(blobs: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The varints of many blobs, decoded at once with NumPy (int64), and
+    where each blob's values start (one more entry than blobs)."""
+    data = np.frombuffer(b"".join(blobs), np.uint8)
     ends = np.flatnonzero(data < 0x80)
+    # A blob's values start after the varints ending before its first byte.
+    bounds = np.searchsorted(ends, np.cumsum([0, *map(len, blobs)]))
     if not len(ends):
-        return np.zeros(0, np.int64), ends
+        return np.zeros(0, np.int64), bounds
     starts = np.concatenate(([0], ends[:-1] + 1))
     within = np.arange(len(data), dtype=np.int64) - np.repeat(starts, ends - starts + 1)
-    return np.add.reduceat((data & 0x7F).astype(np.int64) << (7 * within), starts), ends
+    return np.add.reduceat((data & 0x7F).astype(np.int64) << (7 * within), starts), bounds
 
 
 def unpack_many_places(blobs: Sequence[bytes], width: int) -> tuple[np.ndarray, np.ndarray]:
     """The places of many blobs at once, with NumPy: (the blob each place
     comes from, the places as an array of ``width`` columns); equal to
     :func:`unpack_places` blob by blob (a test checks it)."""
-    data = np.frombuffer(b"".join(blobs), np.uint8)
-    if not len(data):
+    values, bounds = _decoded(blobs)
+    if not len(values):
         return np.zeros(0, np.int64), np.zeros((0, width), np.int64)
-    values, ends = _decoded(data)
     values = values.reshape(-1, width)
     # Each blob's first document is absolute, the next ones deltas.
-    bounds = np.cumsum(np.fromiter(map(len, blobs), np.int64, len(blobs)))
-    counts = np.diff(np.concatenate(([0], np.searchsorted(ends, bounds)))) // width
+    counts = np.diff(bounds) // width
     owner = np.repeat(np.arange(len(blobs), dtype=np.int64), counts)
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))
     running = np.cumsum(values[:, 0])
@@ -226,12 +228,9 @@ def unpack_titles(blob: bytes) -> dict[Place, tuple[int, ...]]:
 def unpack_many_titles(blobs: Sequence[bytes]) -> list[dict[Place, tuple[int, ...]]]:
     """The titles of many blobs (their varints decoded at once, with NumPy:
     a check reads those of hundreds of words)."""
-    data = np.frombuffer(b"".join(blobs), np.uint8)
-    values, ends = _decoded(data)
-    flat = values.tolist()
-    # Where each blob's values start: the varints ending before its first byte.
-    bounds = np.searchsorted(ends, np.cumsum([0, *map(len, blobs)])).tolist()
-    return [_titles(flat, start, stop) for start, stop in zip(bounds, bounds[1:])]
+    values, bounds = _decoded(blobs)
+    flat, at = values.tolist(), bounds.tolist()
+    return [_titles(flat, start, stop) for start, stop in zip(at, at[1:])]
 
 
 def _titles(flat: list[int], at: int, stop: int) -> dict[Place, tuple[int, ...]]:
