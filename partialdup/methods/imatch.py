@@ -87,7 +87,7 @@ class IMatch(BagMethod):
 
 
 def _build(params: IMatchParams, idf: IdfTable) -> IMatch:
-    return IMatch(idf, params.low, params.high)
+    return IMatch(idf.whole(), params.low, params.high)
 
 
 register(MethodSpec("i-match", "i_match", _build, summary="one SHA-1 digest of the mid-IDF tokens; equal digests only"))

@@ -353,7 +353,7 @@ class SimHashCosine(SimHash):
 
 
 def _weights_idf(params: SimHashParams, idf: IdfTable) -> IdfTable | None:
-    return idf if params.weights == "tf-idf" else None
+    return idf.whole() if params.weights == "tf-idf" else None
 
 
 def _build(params: SimHashParams, idf: IdfTable) -> SimHash:

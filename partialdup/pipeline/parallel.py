@@ -338,6 +338,8 @@ class LocalEngine:
             return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
 
         if context.get_start_method() == "fork":
+            # The helpers inherit what the tokenizer loads on first use.
+            detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
             # The calling process computes pieces too (pipeline/shared_work.py).
             pieces = shared_pieces(
                 context, workers - 1, len(chunks), lambda k: list(map(detector.features, chunks[k])),

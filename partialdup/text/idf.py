@@ -11,11 +11,11 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from partialdup.core.errors import IdfFormatError
 
-__all__ = ["IdfTable", "build_idf", "idf_fingerprint"]
+__all__ = ["IdfTable", "DeferredValues", "build_idf", "idf_fingerprint"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,12 @@ class IdfTable:
         object.__setattr__(self, "_fingerprint", fingerprint)
         return self
 
+    def whole(self) -> IdfTable:
+        """This table with its values in memory: a table made from its head
+        (see :class:`DeferredValues`) reads them now, for the methods that
+        look up every token's IDF (I-Match, SimHash)."""
+        return self.values.table() if isinstance(self.values, DeferredValues) else self
+
     def idf(self, token: str) -> float:
         """IDF of a token, or :attr:`default` when it is unknown."""
         return self.values.get(token, self.default)
@@ -70,6 +76,8 @@ class IdfTable:
         gives Chinese and English sentences their own antecedents even though
         the two tables' IDF scales differ.
         """
+        if isinstance(self.values, DeferredValues) and n > self.values.head:
+            return self.values.table().lowest(n)  # beyond the orders' heads it was made with
         return frozenset(tok for ordered in self._lowest_by_source for tok in ordered[:n])
 
     @property
@@ -119,6 +127,49 @@ class IdfTable:
                 handle.write(f"# {line}\n")
             for token in _sorted_by_idf(self.values):
                 handle.write(f"{token}\t{self.values[token]:.6f}\n")
+
+
+class DeferredValues(Mapping[str, float]):
+    """Token -> IDF of a table read only when first looked at.
+
+    Most runs need a table's fingerprint and its lowest tokens only (the
+    antecedents of Low-IDF-Sig), a few kilobytes, not its 300,000 values
+    (a tenth of a second and 40 MB to read back):
+    :func:`~partialdup.text.resources.load_idf` then makes the table with
+    these values and the first ``head`` tokens of each source's order.
+
+    Args:
+        load: Reads the whole table (called once, on the first look-up).
+        head: How many of each source's lowest tokens the table was given:
+            :meth:`IdfTable.lowest` of more reads the whole table.
+    """
+
+    def __init__(self, load: Callable[[], IdfTable], head: int) -> None:
+        self._load = load
+        self.head = head
+        self._table: IdfTable | None = None
+
+    def table(self) -> IdfTable:
+        """The whole table, read on the first call."""
+        if self._table is None:
+            self._table = self._load()
+        return self._table
+
+    def __getitem__(self, token: str) -> float:
+        return self.table().values[token]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table().values)
+
+    def __len__(self) -> int:
+        return len(self.table().values)
+
+    def get(self, token: str, default: float | None = None) -> float | None:  # type: ignore[override]
+        return self.table().values.get(token, default)
+
+    def __reduce__(self) -> tuple:
+        # Sent to another process (a spawned worker) as the values themselves.
+        return dict, (dict(self.table().values),)
 
 
 def _sorted_by_idf(values: Mapping[str, float]) -> tuple[str, ...]:

@@ -126,8 +126,10 @@ class Tokenizer:
         # ``re`` the faster): text without one has only words.
         self._han = re.compile(f"[{_HAN}]")
         self._normalise = Normaliser(self._converter)
-        self._to_taiwan = _converter("s2twp")
-        self._to_mainland = _converter("tw2sp")
+        # The converters of word forms (see _common_word; a tenth of a second
+        # to load) are made when first needed: text without Han characters
+        # never needs them.
+        self._common_converters: tuple[Any, Any] | None = None
         self._words_cache: dict[str, str] = {}
         # Han run -> (its words, their common forms, their starts in the run
         # when they overlap, else ()): see _segmented.
@@ -375,7 +377,19 @@ class Tokenizer:
         return forms
 
     def _convert_common(self, text: str) -> str:
-        return self._to_mainland.convert(self._to_taiwan.convert(text))  # type: ignore[no-any-return]
+        to_taiwan, to_mainland = self._common_converters or self._load_converters()
+        return to_mainland.convert(to_taiwan.convert(text))  # type: ignore[no-any-return]
+
+    def _load_converters(self) -> tuple[Any, Any]:
+        self._common_converters = (_converter("s2twp"), _converter("tw2sp"))
+        return self._common_converters
+
+    def prepare(self, texts: Iterable[str]) -> None:
+        """Load now what tokenizing ``texts`` will need (the converters of
+        Chinese word forms, when one holds a Han character): processes
+        forked afterwards inherit it instead of each loading its own."""
+        if self._common_converters is None and any(map(self._han.search, texts)):
+            self._load_converters()
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters
