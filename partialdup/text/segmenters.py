@@ -93,6 +93,10 @@ class Segmenter:
     #: only those no longer word reaches (jieba); see :func:`word_starts`.
     full_every_char = False
 
+    def load(self) -> None:
+        """Load the backend's dictionary now, not on the first cut (a
+        process forked afterwards inherits it instead of loading its own)."""
+
     @property
     def version(self) -> str:
         """The backend's package and version (recorded by stores)."""
@@ -334,15 +338,31 @@ class JiebaSegmenter(Segmenter):
     def __init__(
         self, dictionary: str | None = None, extra_words: Sequence[tuple[str, int]] = (), mode: str = "accurate"
     ) -> None:
-        import jieba
+        import jieba  # a missing jieba is told at once
 
         self.mode = mode
-        logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
-        self._jieba = jieba.Tokenizer(dictionary or jieba.DEFAULT_DICT)
-        path = dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
-        _load_prefix_dictionary(self._jieba, path)
-        for word, frequency in extra_words:
-            self._jieba.add_word(word, frequency)
+        self._dictionary = dictionary
+        self._extra_words = tuple(extra_words)
+        self._backend: Any = None
+
+    def load(self) -> None:
+        self._jieba  # noqa: B018  (made on first use)
+
+    @property
+    def _jieba(self) -> Any:
+        # Its dictionary is loaded when first needed: text without Han
+        # characters never needs it.
+        if self._backend is None:
+            import jieba
+
+            logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
+            backend = jieba.Tokenizer(self._dictionary or jieba.DEFAULT_DICT)
+            path = self._dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
+            _load_prefix_dictionary(backend, path)
+            for word, frequency in self._extra_words:
+                backend.add_word(word, frequency)
+            self._backend = backend
+        return self._backend
 
     def _cut_accurate(self, text: str) -> list[str]:
         return list(self._jieba.cut(text, HMM=True))
@@ -382,9 +402,23 @@ class RjiebaSegmenter(Segmenter):
         self.mode = mode
         if dictionary is not None:
             raise ConfigError("--segmenter rjieba: a jieba dictionary file cannot be loaded (use --segmenter jieba)")
-        self._jieba: Any = _rjieba_class()()
-        for word, frequency in extra_words:
-            self._jieba.add_word(word, frequency, None)
+        self._class = _rjieba_class()  # a missing rjieba is told at once
+        self._extra_words = tuple(extra_words)
+        self._backend: Any = None
+
+    def load(self) -> None:
+        self._jieba  # noqa: B018  (made on first use)
+
+    @property
+    def _jieba(self) -> Any:
+        # Its dictionary (0.15 s) is loaded when first needed: text without
+        # Han characters never needs it.
+        if self._backend is None:
+            backend = self._class()
+            for word, frequency in self._extra_words:
+                backend.add_word(word, frequency, None)
+            self._backend = backend
+        return self._backend
 
     def _cut_accurate(self, text: str) -> list[str]:
         return self._jieba.cut(text, True)  # type: ignore[no-any-return]

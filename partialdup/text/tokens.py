@@ -385,11 +385,13 @@ class Tokenizer:
         return self._common_converters
 
     def prepare(self, texts: Iterable[str]) -> None:
-        """Load now what tokenizing ``texts`` will need (the converters of
-        Chinese word forms, when one holds a Han character): processes
-        forked afterwards inherit it instead of each loading its own."""
+        """Load now what tokenizing ``texts`` will need (the segmenter's
+        dictionary and the converters of Chinese word forms, when one holds a
+        Han character): processes forked afterwards inherit them instead of
+        each loading its own."""
         if self._common_converters is None and any(map(self._han.search, texts)):
             self._load_converters()
+            self._segmenter.load()
 
     def _common_word(self, word: str) -> str:
         # Taiwan and mainland usage differ in words, not only in characters

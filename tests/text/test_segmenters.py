@@ -196,6 +196,8 @@ def test_unknown_or_missing_segmenters_are_one_line_errors(monkeypatch):
 def test_a_cache_is_written_whole_read_back_and_rebuilt_when_broken(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = JiebaSegmenter()
+    assert not list(tmp_path.rglob("jieba-*"))  # the dictionary is loaded when first needed
+    first.load()
     [name] = os.listdir(tmp_path / "partialdup")  # no temporary file left
     cache = tmp_path / "partialdup" / name
     assert name.startswith("jieba-") and name.endswith(".cache")

@@ -243,7 +243,7 @@ def test_common_forms_of_real_words_in_one_call_are_those_of_each_word(tokenizer
     assert tokenizer._common_forms(words) == [tokenizer._convert_common(word) for word in words]
 
 
-def test_the_word_form_converters_load_only_for_han_text(monkeypatch):
+def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypatch):
     made = []
     real = tokens_module._converter
     monkeypatch.setattr(tokens_module, "_converter", lambda config: made.append(config) or real(config))
@@ -251,8 +251,8 @@ def test_the_word_form_converters_load_only_for_han_text(monkeypatch):
     assert made == ["t2s"]
     assert fresh.words("The cat sat on the mat.") == ["the", "cat", "sat", "on", "the", "mat"]
     fresh.prepare(["No Han text here.", "Nor here."])
-    assert made == ["t2s"]  # English text never needs them
+    assert made == ["t2s"] and fresh._segmenter._backend is None  # English text never needs them
     fresh.prepare(["Some text", "使用者的檔案"])
-    assert made == ["t2s", "s2twp", "tw2sp"]
+    assert made == ["t2s", "s2twp", "tw2sp"] and fresh._segmenter._backend is not None
     fresh.prepare(["更多中文"])
     assert fresh.words("使用者的檔案") == ["用户", "的", "文件"] and len(made) == 3  # loaded once
