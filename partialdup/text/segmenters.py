@@ -93,9 +93,25 @@ class Segmenter:
     #: only those no longer word reaches (jieba); see :func:`word_starts`.
     full_every_char = False
 
+    #: The backend, made by :meth:`_made_backend` when first needed (see :meth:`load`).
+    _backend: Any = None
+
     def load(self) -> None:
         """Load the backend's dictionary now, not on the first cut (a
         process forked afterwards inherits it instead of loading its own)."""
+        self._jieba  # noqa: B018
+
+    @property
+    def _jieba(self) -> Any:
+        # The dictionary (0.15 s for rjieba) is loaded when first needed:
+        # text without Han characters never needs it.
+        if self._backend is None:
+            self._backend = self._made_backend()
+        return self._backend
+
+    def _made_backend(self) -> Any:
+        """The backend, its dictionary loaded (None: a backend without one)."""
+        return None
 
     @property
     def version(self) -> str:
@@ -343,26 +359,17 @@ class JiebaSegmenter(Segmenter):
         self.mode = mode
         self._dictionary = dictionary
         self._extra_words = tuple(extra_words)
-        self._backend: Any = None
 
-    def load(self) -> None:
-        self._jieba  # noqa: B018  (made on first use)
+    def _made_backend(self) -> Any:
+        import jieba
 
-    @property
-    def _jieba(self) -> Any:
-        # Its dictionary is loaded when first needed: text without Han
-        # characters never needs it.
-        if self._backend is None:
-            import jieba
-
-            logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
-            backend = jieba.Tokenizer(self._dictionary or jieba.DEFAULT_DICT)
-            path = self._dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
-            _load_prefix_dictionary(backend, path)
-            for word, frequency in self._extra_words:
-                backend.add_word(word, frequency)
-            self._backend = backend
-        return self._backend
+        logging.getLogger("jieba").setLevel(logging.WARNING)  # no start-up chatter
+        backend = jieba.Tokenizer(self._dictionary or jieba.DEFAULT_DICT)
+        path = self._dictionary or os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
+        _load_prefix_dictionary(backend, path)
+        for word, frequency in self._extra_words:
+            backend.add_word(word, frequency)
+        return backend
 
     def _cut_accurate(self, text: str) -> list[str]:
         return list(self._jieba.cut(text, HMM=True))
@@ -404,21 +411,12 @@ class RjiebaSegmenter(Segmenter):
             raise ConfigError("--segmenter rjieba: a jieba dictionary file cannot be loaded (use --segmenter jieba)")
         self._class = _rjieba_class()  # a missing rjieba is told at once
         self._extra_words = tuple(extra_words)
-        self._backend: Any = None
 
-    def load(self) -> None:
-        self._jieba  # noqa: B018  (made on first use)
-
-    @property
-    def _jieba(self) -> Any:
-        # Its dictionary (0.15 s) is loaded when first needed: text without
-        # Han characters never needs it.
-        if self._backend is None:
-            backend = self._class()
-            for word, frequency in self._extra_words:
-                backend.add_word(word, frequency, None)
-            self._backend = backend
-        return self._backend
+    def _made_backend(self) -> Any:
+        backend = self._class()
+        for word, frequency in self._extra_words:
+            backend.add_word(word, frequency, None)
+        return backend
 
     def _cut_accurate(self, text: str) -> list[str]:
         return self._jieba.cut(text, True)  # type: ignore[no-any-return]
