@@ -8,14 +8,15 @@ the same way.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 from partialdup.index.exact_first import ExactFirstIndex
 from partialdup.index.fingerprints import HammingSentenceIndex, LshSentenceIndex, RescoredIndex
-from partialdup.index.inverted import FeatureIndex
+from partialdup.core.types import Bag
+from partialdup.index.inverted import FeatureIndex, FlatSentences, HeldSentences
 from partialdup.index.sparse import SparseIndex
 
-__all__ = ["SentenceIndex", "sentence_index"]
+__all__ = ["SentenceIndex", "sentence_index", "sentence_index_of"]
 
 #: Any of the sentence indexes (they share :class:`SparseIndex`'s contract).
 SentenceIndex = Union[SparseIndex, HammingSentenceIndex, LshSentenceIndex, RescoredIndex]
@@ -48,3 +49,25 @@ def sentence_index(method: Any, index: FeatureIndex, *, exact: str = "off", rate
     if kind == "lsh":
         return LshSentenceIndex(index, method)
     raise ValueError(f"method {method.name!r}: unknown search kind {kind!r}")
+
+
+def sentence_index_of(
+    method: Any, documents: Sequence[int], positions: Sequence[int], bags: Sequence[Bag], *, max_postings: int,
+    exact: str = "off", rate: float = 0.01,
+) -> SentenceIndex | ExactFirstIndex:
+    """:func:`sentence_index` of the sentences (``documents[i]``,
+    ``positions[i]``) with bags ``bags[i]``, keys in that order.
+
+    The sparse index of bags reads nothing of its sentences but their
+    document, position and bag: they are handed to it as arrays
+    (:class:`~partialdup.index.inverted.FlatSentences`), not as an object
+    per sentence; the other indexes read a
+    :class:`~partialdup.index.inverted.FeatureIndex`.
+    """
+    if exact == "off" and method.search_kind == "bag":
+        sentences = FlatSentences.of(documents, positions, bags)
+        return SparseIndex(HeldSentences(sentences, max_postings), sentences.bags)
+    index = FeatureIndex(max_postings=max_postings)
+    for document, position, bag in zip(documents, positions, bags):
+        index.add(document, position, bag)
+    return sentence_index(method, index, exact=exact, rate=rate)

@@ -56,6 +56,11 @@ class FlatSentences(Sequence[IndexedSentence]):
         self.documents, self.positions, self.bags = documents, positions, bags
         self._made: dict[int, IndexedSentence] = {}
 
+    @classmethod
+    def of(cls, documents: Sequence[int], positions: Sequence[int], bags: Sequence[Bag]) -> FlatSentences:
+        """The sentences (document, position) with these bags, made arrays."""
+        return cls(np.array(documents, np.int64), np.array(positions, np.int64), FlatBags.of(bags))
+
     def __len__(self) -> int:
         return len(self.documents)
 

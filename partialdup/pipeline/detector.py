@@ -23,8 +23,7 @@ from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
 from partialdup.core.collector import collector_paused
 from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
-from partialdup.index.dispatch import sentence_index
-from partialdup.index.inverted import FeatureIndex
+from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs
@@ -296,18 +295,22 @@ class Detector(LookupStage, SpanStage):
             joins: Also index their rejoined sentences (``check`` looks whole
                 query sentences up there; ``detect`` needs no such index).
         """
-        sentences = FeatureIndex(max_postings=self.config.max_postings)
-        joined = FeatureIndex(max_postings=self.config.max_postings)
+        sentences: tuple[list[int], list[int], list[Bag]] = ([], [], [])
+        joined: tuple[list[int], list[int], list[Bag]] = ([], [], [])
         for number, doc in enumerate(references):
             for position, bag in enumerate(doc.bags):
                 if self.matchable(doc, position):
-                    sentences.add(number, position, bag)
+                    _held_at(sentences, number, position, bag)
             for position, bag in doc.joins if joins else ():
-                joined.add(number, position, bag)
+                _held_at(joined, number, position, bag)
         # The method's search kind picks the index (inverted, permuted tables,
         # LSH bands, rescored word sets); all answer the same look-ups.
-        exact, rate = self.config.exact, self.config.exact_rate
-        return ReferenceIndex(
-            cast(SparseIndex, sentence_index(self.method, sentences, exact=exact, rate=rate)),
-            cast(SparseIndex, sentence_index(self.method, joined, exact=exact, rate=rate)),
-        )
+        held = partial(sentence_index_of, self.method, max_postings=self.config.max_postings, exact=self.config.exact,
+                       rate=self.config.exact_rate)
+        return ReferenceIndex(cast(SparseIndex, held(*sentences)), cast(SparseIndex, held(*joined)))
+
+
+def _held_at(held: tuple[list[int], list[int], list[Bag]], document: int, position: int, bag: Bag) -> None:
+    held[0].append(document)
+    held[1].append(position)
+    held[2].append(bag)

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
-from partialdup.index.inverted import IndexedSentence
+from partialdup.index.inverted import IndexedSentence, entry_keys
 from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
@@ -85,7 +85,7 @@ class EditedStage(DetectorBase):
 
     def _token_counts(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
         """Tokens of each indexed sentence."""
-        return np.fromiter((docs[e.doc].tokens[e.sentence] for e in entries), np.int64, len(entries))
+        return np.fromiter((docs[d].tokens[s] for d, s in entry_keys(entries)), np.int64, len(entries))
 
     def _filter_rows(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> FilterRows:
         """Each indexed sentence's tokens and word filter (see
@@ -106,7 +106,7 @@ class EditedStage(DetectorBase):
 
     def _entry_filters(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
         """The word filter of each indexed sentence, made from its words."""
-        return self._word_filters.of_sentences(_words_of(docs[e.doc], e.sentence) for e in entries)
+        return self._word_filters.of_sentences(_words_of(docs[d], s) for d, s in entry_keys(entries))
 
     def _loose(self, matches: PairMatches, query_rows: FilterRows, key_rows: FilterRows) -> PairMatches:
         """The candidates of the edited-copy stage among a search's matches

@@ -371,7 +371,7 @@ def _held(flat: FlatFeatures, usual: Sequence[int], alone: Sequence[Bag], *, joi
         return FlatSentences(held.documents, held.positions, held.bags)
     entries = sorted(held.entries() + more, key=lambda entry: (entry[0], entry[1]))  # they share none
     documents, positions, bags = zip(*entries)
-    return FlatSentences(np.array(documents, np.int64), np.array(positions, np.int64), FlatBags.of(bags))
+    return FlatSentences.of(documents, positions, bags)
 
 
 def _documents_holding(db: sqlite3.Connection, features: Iterable[int]) -> list[int]:
