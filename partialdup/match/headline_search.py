@@ -59,7 +59,6 @@ def candidate_pairs(
             collection (:mod:`partialdup.store` hands a part of it). None:
             ``longs`` is the whole collection.
     """
-    counts = Counter(chain.from_iterable(longs)) if counts is None else Counter(counts)
     # Identical titles (a man page's colophon line in every page) are
     # looked up once, as one group of rows.
     groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
@@ -67,11 +66,13 @@ def candidate_pairs(
         title = tuple(words[title_words(words) :])
         if MIN_TOKENS <= len(title) <= MAX_TOKENS:
             groups[title].append(row)
-    by_key: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    counts = Counter(chain.from_iterable(longs)) if counts is None else Counter(counts)
+    # Rarest key word -> second key word -> the titles looked up through them.
+    by_key: dict[str, dict[str, list[tuple[str, ...]]]] = defaultdict(lambda: defaultdict(list))
     for title in groups:
         rarest, second = key_words(title, counts)
         if counts[rarest] <= KEY_POSTINGS:
-            by_key[rarest].append((second, title))
+            by_key[rarest][second].append(title)
     keys = frozenset(by_key)
     looked_up: dict[tuple[str, ...], _Title] = {}
     found = []
@@ -79,28 +80,33 @@ def candidate_pairs(
         hit = keys.intersection(words) if len(words) > MIN_TOKENS else None
         if not hit:
             continue
+        held = frozenset(words)
         size = len(words) - title_words(words) if words[0][:1].isdigit() or words[0] == "第" else len(words)
         characters: set[str] | None = None
         long_units: list[str] | None = None
         for key in hit:
-            for second, title in by_key[key]:
-                if len(title) >= size or second not in words:
-                    continue
-                looked = looked_up.get(title) or looked_up.setdefault(title, _Title.of(title))
-                # A run holds every word of the title that is one unit and
-                # every character of its Han words (cheap to rule out; the
-                # units are compared only then).
-                if not all(word in words for word in looked.whole_words):
-                    continue
-                characters = set("".join(words)) if characters is None and looked.characters else characters
-                if characters is not None and not looked.characters <= characters:
-                    continue
-                long_units = word_units(words) if long_units is None else long_units
-                if run_at(looked.units, long_units) is None:
-                    continue
-                for row in groups[title]:
-                    if short_docs is None or long_docs is None or short_docs[row] != long_docs[long_row]:
-                        found.append((row, long_row))
+            by_second = by_key[key]
+            # The titles whose second key word the sentence holds, found by
+            # one set operation, not a test per title.
+            for second in held.intersection(by_second):
+                for title in by_second[second]:
+                    if len(title) >= size:
+                        continue
+                    looked = looked_up.get(title) or looked_up.setdefault(title, _Title.of(title))
+                    # A run holds every word of the title that is one unit and
+                    # every character of its Han words (cheap to rule out; the
+                    # units are compared only then).
+                    if not looked.whole_words <= held:
+                        continue
+                    characters = set("".join(words)) if characters is None and looked.characters else characters
+                    if characters is not None and not looked.characters <= characters:
+                        continue
+                    long_units = word_units(words) if long_units is None else long_units
+                    if run_at(looked.units, long_units) is None:
+                        continue
+                    for row in groups[title]:
+                        if short_docs is None or long_docs is None or short_docs[row] != long_docs[long_row]:
+                            found.append((row, long_row))
     return sorted(found)
 
 
