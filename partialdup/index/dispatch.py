@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence, Union
 
+from partialdup.core.types import Bag
 from partialdup.index.exact_first import ExactFirstIndex
 from partialdup.index.fingerprints import HammingSentenceIndex, LshSentenceIndex, RescoredIndex
-from partialdup.core.types import Bag
 from partialdup.index.inverted import FeatureIndex, FlatSentences, HeldSentences
 from partialdup.index.sparse import SparseIndex
 

@@ -3,7 +3,9 @@
 Parsing the tables (5 MB of TSV) and ordering their tokens by IDF takes about
 half a second of every run's start; the result is kept in the user's cache
 folder (:mod:`partialdup.text.diskcache`), one file per version of the
-tables, and read back in a fifth of that.
+tables, and read back in a fifth of that. Beside it a small *head* (default,
+fingerprint, each source's lowest tokens) is all most runs read: the values
+wait until something looks one up (see :func:`load_idf`).
 """
 
 from __future__ import annotations

@@ -102,6 +102,11 @@ class Segmenter:
         self._jieba  # noqa: B018
 
     @property
+    def loaded(self) -> bool:
+        """Whether the backend's dictionary is loaded (see :meth:`load`)."""
+        return self._backend is not None
+
+    @property
     def _jieba(self) -> Any:
         # The dictionary (0.15 s for rjieba) is loaded when first needed:
         # text without Han characters never needs it.

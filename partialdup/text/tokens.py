@@ -389,8 +389,10 @@ class Tokenizer:
         dictionary and the converters of Chinese word forms, when one holds a
         Han character): processes forked afterwards inherit them instead of
         each loading its own."""
-        if self._common_converters is None and any(map(self._han.search, texts)):
-            self._load_converters()
+        loaded = self._common_converters is not None and self._segmenter.loaded
+        if not loaded and any(map(self._han.search, texts)):
+            if self._common_converters is None:
+                self._load_converters()
             self._segmenter.load()
 
     def _common_word(self, word: str) -> str:

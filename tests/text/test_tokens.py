@@ -256,3 +256,9 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     assert made == ["t2s", "s2twp", "tw2sp"] and fresh._segmenter._backend is not None
     fresh.prepare(["更多中文"])
     assert fresh.words("使用者的檔案") == ["用户", "的", "文件"] and len(made) == 3  # loaded once
+    # A tokenizer whose converters came first (a word converted) still loads its segmenter.
+    other = Tokenizer()
+    other._common_word("檔案")
+    assert not other._segmenter.loaded
+    other.prepare(["中文"])
+    assert other._segmenter.loaded and len(made) == 6
