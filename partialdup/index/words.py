@@ -169,8 +169,9 @@ class WordSets:
 
 
 def _word_numbers(sentences: Sequence[Sequence[str]], columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    # Every word of every sentence as its column number (new words numbered
-    # on, in input order), with the row each belongs to.
+    # Each sentence's length and every word of every sentence as its column
+    # number (new words numbered on, in input order; int32: fewer than 2**31
+    # distinct words long before such a run fits in memory).
     lengths = np.fromiter(map(len, sentences), np.int64, len(sentences))
     # New words numbered in order of first occurrence, a Python step per
     # distinct word only; then every word looked up by C loops (map, fromiter)
@@ -179,24 +180,28 @@ def _word_numbers(sentences: Sequence[Sequence[str]], columns: dict[str, int]) -
     for word in dict.fromkeys(chain.from_iterable(sentences)):
         if word not in columns:
             columns[word] = len(columns)
-    numbers = np.fromiter(map(columns.__getitem__, chain.from_iterable(sentences)), np.int64, int(lengths.sum()))
-    return np.repeat(np.arange(len(sentences), dtype=np.int64), lengths), numbers
+    numbers = np.fromiter(map(columns.__getitem__, chain.from_iterable(sentences)), np.int32, int(lengths.sum()))
+    return lengths, numbers
 
 
-def _distinct(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _distinct(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # The distinct words of each sentence: (row, column) pairs sorted by row,
     # then column (as int32: a row or column number is below 2**31 long
-    # before such a run fits in memory).
+    # before such a run fits in memory). One int64 key per word, the row's
+    # part made by repeating each row's base, not from an array of rows (the
+    # arrays of a run of a million sentences are tens of MB each).
     stride = int(cols.max()) + 1 if len(cols) else 1
-    keys = rows * stride
+    keys = np.repeat(np.arange(len(lengths), dtype=np.int64) * stride, lengths)
     keys += cols
-    del rows, cols
+    del cols
     # In place; sorting, not np.unique: 70x faster on these nearly sorted
     # keys; and a stable sort (a merge of runs) 5x faster than the default here.
     keys.sort(kind="stable")
     if len(keys):
         keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
-    return (keys // stride).astype(np.int32), (keys % stride).astype(np.int32)
+    rows = (keys // stride).astype(np.int32)
+    keys %= stride
+    return rows, keys.astype(np.int32)
 
 
 def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int) -> sparse.csr_matrix:
@@ -228,10 +233,19 @@ class _SideSets:
         # Rows (sorted) then rank, as one integer key: the ranks of a row's
         # distinct words differ, so the order is the same as lexsort's, and
         # sorting the key, one run per row, is 8x faster than lexsort.
-        order = np.argsort((rows.astype(np.int64) << 32) | rank[cols], kind="stable")
-        position = np.arange(len(rows)) - starts[rows[order]]
+        # (The arrays of a side are tens of MB each on large runs: they are
+        # made in place where they can be, and go once used.)
+        key = rows.astype(np.int64)
+        key <<= 32
+        key |= rank[cols]
+        order = np.argsort(key, kind="stable")
+        del key
+        ordered_rows = rows[order]
+        position = np.arange(len(rows), dtype=np.int64)
+        position -= starts[ordered_rows]
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
-        in_prefix = order[position < longest[rows[order]]]
+        in_prefix = order[position < longest[ordered_rows]]
+        del position, ordered_rows
         is_common = common[cols[in_prefix]]
         chosen = np.sort(in_prefix[~is_common])  # back in (row, column) order
         self.prefix = _rows_matrix(rows[chosen], cols[chosen], np.bincount(rows[chosen], minlength=count), width)
@@ -247,8 +261,10 @@ class _SideSets:
         # of either beyond its filter's distinct bits (``spare``).
         self.filters = np.zeros(count, np.uint64)
         if len(cols):
-            bits = np.left_shift(np.uint64(1), mix64(cols.astype(np.uint64)) & np.uint64(63))
-            self.filters[filled] = np.bitwise_or.reduceat(bits, starts[filled])
+            # Each column's bit made once (mix64 works value by value), then
+            # looked up per word.
+            column_bits = np.left_shift(np.uint64(1), mix64(np.arange(width, dtype=np.uint64)) & np.uint64(63))
+            self.filters[filled] = np.bitwise_or.reduceat(column_bits[cols], starts[filled])
         self.spare = self.sizes - popcount(self.filters)
 
     def shared_with(self, rows: np.ndarray, other: "_SideSets", other_rows: np.ndarray) -> np.ndarray:
