@@ -21,7 +21,9 @@ import numpy as np
 from partialdup.core.types import Bag
 from partialdup.index.flatbags import FlatBags
 
-__all__ = ["FeatureIndex", "FlatSentences", "HeldSentences", "IndexedSentence", "entry_documents", "entry_keys", "rarest_prefix"]
+__all__ = [
+    "FeatureIndex", "FlatSentences", "HeldSentences", "IndexedSentence", "entry_columns", "entry_documents", "entry_keys", "rarest_prefix",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +104,18 @@ def entry_keys(entries: Sequence[IndexedSentence]) -> list[tuple[int, int]]:
     return [(entry.doc, entry.sentence) for entry in entries]
 
 
-def entry_documents(entries: Sequence[IndexedSentence]) -> np.ndarray:
-    """The document of each indexed sentence (int64; as :func:`entry_keys`)."""
+def entry_columns(entries: Sequence[IndexedSentence]) -> tuple[np.ndarray, np.ndarray]:
+    """The document and the sentence of each indexed sentence (int64 arrays;
+    as :func:`entry_keys`)."""
     if isinstance(entries, FlatSentences):
-        return entries.documents.astype(np.int64)
-    return np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
+        return entries.documents.astype(np.int64), entries.positions.astype(np.int64)
+    documents = np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
+    return documents, np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
+
+
+def entry_documents(entries: Sequence[IndexedSentence]) -> np.ndarray:
+    """The document of each indexed sentence (int64; see :func:`entry_columns`)."""
+    return entry_columns(entries)[0]
 
 
 class FeatureIndex:

@@ -83,10 +83,6 @@ def scanned_sentences(docs: Sequence[DocumentFeatures], search: str = "words") -
 class EditedStage(DetectorBase):
     """The word checks of edited copies, shared by the look-ups and the tail."""
 
-    def _token_counts(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
-        """Tokens of each indexed sentence."""
-        return np.fromiter((docs[d].tokens[s] for d, s in entry_keys(entries)), np.int64, len(entries))
-
     def _filter_rows(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> FilterRows:
         """Each indexed sentence's tokens and word filter (see
         :mod:`partialdup.match.word_filter`). A list of documents that holds
@@ -95,18 +91,14 @@ class EditedStage(DetectorBase):
         columns = getattr(docs, "sentence_columns", None)
         if columns is not None:
             return FilterRows.of(*columns(entries))
-        return FilterRows.of(self._token_counts(docs, entries), self._entry_filters(docs, entries))
+        return self._filter_rows_of(docs, entry_keys(entries))
 
-    def _query_filter_rows(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
-        """:meth:`_filter_rows` of the query sentences ``rows`` (document, sentence)."""
+    def _filter_rows_of(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
+        """:meth:`_filter_rows` of the sentences ``rows`` (document, sentence), from their words."""
         return FilterRows.of(
             np.fromiter((docs[d].tokens[s] for d, s in rows), np.int64, len(rows)),
             self._word_filters.of_sentences(_words_of(docs[d], s) for d, s in rows),
         )
-
-    def _entry_filters(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> np.ndarray:
-        """The word filter of each indexed sentence, made from its words."""
-        return self._word_filters.of_sentences(_words_of(docs[d], s) for d, s in entry_keys(entries))
 
     def _loose(self, matches: PairMatches, query_rows: FilterRows, key_rows: FilterRows) -> PairMatches:
         """The candidates of the edited-copy stage among a search's matches

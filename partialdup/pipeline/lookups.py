@@ -231,7 +231,7 @@ class LookupStage(EditedStage):
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
             bags = [query_docs[q].bags[s] for q, s in queries_at]
-            query_rows = self._query_filter_rows(query_docs, queries_at)
+            query_rows = self._filter_rows_of(query_docs, queries_at)
             reference_rows = self._filter_rows(references, sentences)
             matches = self._loose(index.sentences.search(bags, self._loose_rule), query_rows, reference_rows)
             loose = list(_keyed(matches, queries_at.__getitem__, reference_key))

@@ -40,7 +40,7 @@ import numpy as np
 from partialdup.core.arrays import sorted_unique
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.flatbags import FlatBags
-from partialdup.index.inverted import FlatSentences, IndexedSentence
+from partialdup.index.inverted import FlatSentences, IndexedSentence, entry_columns
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
 from partialdup.store import codec, reads
@@ -171,11 +171,7 @@ class _References(list[StoredReference]):
         the features blobs' arrays at once (the edited-copy stage's
         :meth:`~partialdup.pipeline.edits.EditedStage._filter_rows`: thousands
         of candidate sentences per check, most in documents never paired)."""
-        if isinstance(entries, FlatSentences):
-            documents, sentences = entries.documents, entries.positions
-        else:
-            documents = np.fromiter((entry.doc for entry in entries), np.int64, len(entries))
-            sentences = np.fromiter((entry.sentence for entry in entries), np.int64, len(entries))
+        documents, sentences = entry_columns(entries)
         rows = self.flat.sentence_starts[documents] + sentences
         return self.flat.tokens[rows].astype(np.int64), self.flat.word_blooms[rows]
 
