@@ -27,7 +27,9 @@ give them to its dictionary and HMM, so they are set apart here before either
 backend sees them: both backends see the same blocks.
 
 :meth:`Segmenter.segment_each` is the plain reference (one call per run);
-tests prove the two agree.
+tests prove the two agree. Where the words of a run lie (its blocks, the
+joined call cut back, the starts of overlapping words) is
+:mod:`partialdup.text.word_layout`.
 """
 
 from __future__ import annotations
@@ -37,20 +39,15 @@ import importlib.machinery
 import importlib.util
 import logging
 import os
-import re
 import sys
 from importlib import metadata
 from typing import Any, Callable, Sequence
 
-import regex
-
 from partialdup.core.errors import ConfigError
 from partialdup.text.diskcache import cache_path, read_cached, user_cache_dir, write_cached
+from partialdup.text.word_layout import JOIN, assembled, layouts, located, split_joined, word_starts
 
-__all__ = [
-    "Segmenter", "JiebaSegmenter", "RjiebaSegmenter", "SEGMENTERS", "MODES", "make_segmenter", "jieba_cache_dir",
-    "word_starts",
-]
+__all__ = ["Segmenter", "JiebaSegmenter", "RjiebaSegmenter", "SEGMENTERS", "MODES", "make_segmenter", "jieba_cache_dir"]
 
 #: jieba's segmentation modes, as ``--jieba-mode`` takes them: ``accurate``
 #: (``cut``: a partition of the run), ``full`` (``cut(cut_all=True)``: every
@@ -58,22 +55,6 @@ __all__ = [
 #: accurate words, each long one preceded by the dictionary words of two and
 #: three characters inside it).
 MODES = ("accurate", "full", "search")
-
-#: The characters jieba (0.42) segments with its dictionary and HMM; any
-#: other character of a Han run is a word of its own there.
-_JIEBA_HAN = "\u4e00-\u9fd5"
-_FIRST, _LAST = "\u4e00", "\u9fd5"
-_BLOCK = regex.compile(f"[{_JIEBA_HAN}]+|[^{_JIEBA_HAN}]")
-#: Finds a character outside them (one C scan, where ``min`` and ``max`` make
-#: a string of each character).
-_OUTSIDE_JIEBA_HAN = re.compile(f"[^{_JIEBA_HAN}]").search
-
-#: What joins the blocks of one call: not a jieba block character, and a
-#: word of its own in both backends.
-_JOIN = "\n"
-#: What no Han run holds: marks word boundaries inside one string.
-_MARK = "\0"
-
 
 class Segmenter:
     """Cuts Han runs into words (accurate mode, HMM on); see the module notes.
@@ -129,22 +110,22 @@ class Segmenter:
     def segment(self, runs: Sequence[str]) -> list[tuple[str, ...]]:
         """The words of each run (Han characters only, no white space), with
         one backend call for all of them."""
-        blocks, layouts = _layouts(runs)
+        blocks, laid = layouts(runs)
         words = self._cut_blocks(blocks)
-        return words if layouts is None else [_assembled(layout, words) for layout in layouts]
+        return words if laid is None else [assembled(layout, words) for layout in laid]
 
     def segment_located(self, runs: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The words of each run in this segmenter's mode, and where each
         starts in its run (words overlap in the ``full`` and ``search`` modes)."""
-        blocks, found = _layouts(runs)
-        layouts: list[list[int | str]] = found if found is not None else [[number] for number in range(len(blocks))]
+        blocks, found = layouts(runs)
+        laid: list[list[int | str]] = found if found is not None else [[number] for number in range(len(blocks))]
         words = [tuple(self._cut(block)) for block in blocks]
         accurate = [tuple(self._cut_accurate(block)) for block in blocks] if self.mode == "search" else words
         starts = [
             word_starts(block, cut, self.mode, plain, self.full_every_char)
             for block, cut, plain in zip(blocks, words, accurate)
         ]
-        return [_located(layout, words, starts, blocks) for layout in layouts]
+        return [located(layout, words, starts, blocks) for layout in laid]
 
     def segment_each(self, runs: Sequence[str]) -> list[tuple[str, ...]]:
         """The reference for :meth:`segment`: one backend call per run."""
@@ -153,8 +134,8 @@ class Segmenter:
     def _cut_blocks(self, blocks: Sequence[str]) -> list[tuple[str, ...]]:
         if len(blocks) <= 1 or not self.one_call or self.mode != "accurate":
             return [tuple(self._cut(block)) for block in blocks]
-        text = _JOIN.join(blocks)
-        cut = _split_joined(self._cut(text), blocks, text)
+        text = JOIN.join(blocks)
+        cut = split_joined(self._cut(text), blocks, text)
         # Never expected (a backend joining a word across the line break):
         # then the blocks are cut one by one, as the reference does.
         return cut if cut is not None else [tuple(self._cut(block)) for block in blocks]
@@ -175,169 +156,6 @@ class Segmenter:
 
     def _cut_search(self, text: str) -> list[str]:
         raise NotImplementedError
-
-
-def _layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]] | None]:
-    """The blocks the backend cuts, and each run's layout: block numbers and
-    lone characters (words of their own, as jieba gives them); None when
-    every run is one block (the usual case, told by one look at all the
-    characters), block ``k`` being run ``k``."""
-    joined = "".join(runs)
-    if joined and not _OUTSIDE_JIEBA_HAN(joined) and all(runs):
-        return list(runs), None
-    blocks: list[str] = []
-    layouts: list[list[int | str]] = []
-    for run in runs:
-        if not run:
-            layouts.append([])
-            continue
-        if _FIRST <= min(run) and max(run) <= _LAST:  # the usual case, and quicker than a search
-            layouts.append([len(blocks)])
-            blocks.append(run)
-            continue
-        layout: list[int | str] = []
-        for piece in _BLOCK.findall(run):
-            if not _FIRST <= piece[0] <= _LAST:
-                layout.append(piece)  # a word of its own, as jieba gives it
-            else:
-                layout.append(len(blocks))
-                blocks.append(piece)
-        layouts.append(layout)
-    return blocks, layouts
-
-
-def _located(
-    layout: list[int | str], words: Sequence[tuple[str, ...]], starts: Sequence[tuple[int, ...]], blocks: Sequence[str]
-) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """A run's words and their starts in the run, from its layout."""
-    run_words: list[str] = []
-    run_starts: list[int] = []
-    offset = 0
-    for item in layout:
-        if isinstance(item, int):
-            run_words.extend(words[item])
-            run_starts.extend(offset + start for start in starts[item])
-            offset += len(blocks[item])
-        else:
-            run_words.append(item)
-            run_starts.append(offset)
-            offset += len(item)
-    return tuple(run_words), tuple(run_starts)
-
-
-def word_starts(
-    block: str, words: Sequence[str], mode: str, accurate: Sequence[str] = (), every_char: bool = False
-) -> tuple[int, ...]:
-    """Where each word of ``block`` (in the order the backend gave them) starts.
-
-    ``accurate``: the words partition the block, one after the other.
-    ``full``: words come by start, every dictionary word of two characters
-    or more at each start; so a word is looked for from the previous word's
-    start, skipping the places where the same word was already given. Lone
-    characters: jieba-rs gives every character too (``every_char``), in the
-    same order; jieba only one that no word given before reaches, so it is
-    looked for from the previous word's end. ``search``: each accurate word (``accurate``, the
-    same backend's ``cut``) comes after the dictionary words of two, then
-    three, characters inside it, each length in order of start.
-
-    Every start is a place where the word is (``block[start:start + len(word)] == word``).
-    """
-    if mode == "accurate":
-        return tuple(_partition_starts(words))
-    if mode == "search":
-        return _search_starts(block, words, accurate)
-    starts: list[int] = []
-    taken: set[tuple[int, str]] = set()
-    last_start = last_end = 0
-    for word in words:
-        floor = last_end if len(word) == 1 and not every_char else last_start
-        start = _find_free(block, word, floor, taken)
-        taken.add((start, word))
-        starts.append(start)
-        last_start, last_end = start, start + len(word)
-    return tuple(starts)
-
-
-def _partition_starts(words: Sequence[str]) -> list[int]:
-    starts, position = [], 0
-    for word in words:
-        starts.append(position)
-        position += len(word)
-    return starts
-
-
-def _find_free(block: str, word: str, floor: int, taken: set[tuple[int, str]]) -> int:
-    """The first place at or after ``floor`` (else anywhere) where ``word``
-    is and was not given yet."""
-    for low in (floor, 0):
-        start = block.find(word, low)
-        while start >= 0 and (start, word) in taken:
-            start = block.find(word, start + 1)
-        if start >= 0:
-            return start
-    return block.find(word)  # every place taken: never expected, still a true place
-
-
-def _search_starts(block: str, words: Sequence[str], accurate: Sequence[str]) -> tuple[int, ...]:
-    starts: list[int] = []
-    pending: list[str] = []
-    position = 0
-    plain = iter(accurate)
-    expected = next(plain, None)
-    for word in words:
-        if word != expected:
-            pending.append(word)  # a shorter word inside the next accurate word
-            continue
-        starts.extend(_inner_starts(block, pending, position, position + len(word)))
-        starts.append(position)
-        pending = []
-        position += len(word)
-        expected = next(plain, None)
-    # Never expected (the two cuts disagreeing): the rest looked for in order.
-    starts.extend(_inner_starts(block, pending, position, len(block)))
-    return tuple(starts)
-
-
-def _inner_starts(block: str, words: Sequence[str], low: int, high: int) -> list[int]:
-    """Starts of the two- then three-character words inside ``block[low:high]``,
-    each length in order of start."""
-    starts: list[int] = []
-    floor, length = low, 0
-    for word in words:
-        if len(word) != length:
-            floor, length = low, len(word)
-        start = block.find(word, floor, high)
-        if start < 0:
-            start = max(block.find(word), 0)  # never expected: still a true place
-        starts.append(start)
-        floor = start + 1
-    return starts
-
-
-def _assembled(layout: list[int | str], words: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
-    """A run's words from its layout: block numbers (their words) and lone
-    characters (words of their own)."""
-    if len(layout) == 1 and isinstance(layout[0], int):
-        return words[layout[0]]
-    return tuple(word for item in layout for word in (words[item] if isinstance(item, int) else (item,)))
-
-
-def _split_joined(words: Sequence[str], blocks: Sequence[str], text: str) -> list[tuple[str, ...]] | None:
-    """The words of ``text`` (``_JOIN.join(blocks)``) cut back into each
-    block's words, or None when some word does not end at a block's end.
-
-    The words of a cut partition its text; when they do here and there are
-    as many ``_JOIN`` words as blocks less one, every ``_JOIN`` of the text
-    is a word of its own, and the words between are the blocks'. (Done with
-    string operations, a marker between the words: Han runs hold no NUL.)
-    """
-    marked = _MARK.join(words)
-    groups = marked.split(_MARK + _JOIN + _MARK)
-    if len(groups) != len(blocks) or marked.replace(_MARK, "") != text:
-        return None
-    if _MARK + _MARK in marked or marked.startswith(_MARK) or marked.endswith(_MARK):
-        return None  # an empty word
-    return [tuple(group.split(_MARK)) for group in groups]
 
 
 class JiebaSegmenter(Segmenter):

@@ -15,7 +15,8 @@ from partialdup.core.config import Config
 from partialdup.core.errors import ConfigError
 from partialdup.core.types import Token
 from partialdup.io.reader import read_documents
-from partialdup.text.segmenters import JiebaSegmenter, Segmenter, make_segmenter, word_starts
+from partialdup.text.segmenters import JiebaSegmenter, Segmenter, make_segmenter
+from partialdup.text.word_layout import word_starts
 from partialdup.text.sentences import SentenceSplitter
 from partialdup.text.tokens import Tokenizer
 from tests.paths import REPO

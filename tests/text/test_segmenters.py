@@ -14,7 +14,7 @@ from partialdup.core.chars import is_han
 from partialdup.core.config import Config
 from partialdup.core.errors import ConfigError
 from partialdup.io.reader import read_documents
-from partialdup.text import diskcache, segmenters
+from partialdup.text import diskcache, word_layout
 from partialdup.text.segmenters import JiebaSegmenter, RjiebaSegmenter, Segmenter, jieba_cache_dir, make_segmenter
 from partialdup.text.sentences import SentenceSplitter
 from partialdup.text.tokens import Tokenizer
@@ -109,10 +109,10 @@ def test_a_word_across_the_join_falls_back_to_one_call_per_block():
     greedy = _Greedy()
     assert greedy.segment(["甲乙", "丙"]) == [("甲乙",), ("丙",)]
     assert greedy.calls == 3  # the joined call, then one per block
-    assert segmenters._split_joined(["甲乙\n丙"], ["甲乙", "丙"], "甲乙\n丙") is None
-    assert segmenters._split_joined(["甲", "乙", "\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") == [("甲", "乙"), ("丙",)]
-    assert segmenters._split_joined(["甲", "", "乙", "\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") is None
-    assert segmenters._split_joined(["甲", "乙\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") is None
+    assert word_layout.split_joined(["甲乙\n丙"], ["甲乙", "丙"], "甲乙\n丙") is None
+    assert word_layout.split_joined(["甲", "乙", "\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") == [("甲", "乙"), ("丙",)]
+    assert word_layout.split_joined(["甲", "", "乙", "\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") is None
+    assert word_layout.split_joined(["甲", "乙\n", "丙"], ["甲乙", "丙"], "甲乙\n丙") is None
 
 
 @settings(max_examples=300, deadline=None)
@@ -230,4 +230,4 @@ def test_the_han_range_is_jiebas_own():
     import jieba
 
     assert jieba.re_han_default.pattern.startswith("([\u4e00-\u9fd5a-zA-Z0-9")
-    assert segmenters._FIRST == "\u4e00" and segmenters._LAST == "\u9fd5"
+    assert word_layout._FIRST == "\u4e00" and word_layout._LAST == "\u9fd5"
