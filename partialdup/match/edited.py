@@ -48,6 +48,7 @@ from collections import Counter
 from typing import Callable, Sequence
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
 
 from partialdup.core.types import SentencePair
 
@@ -56,8 +57,11 @@ __all__ = [
     "LONG_RATIO_DROP",
     "LONG_TOKENS",
     "MIN_ALONE_TOKENS",
+    "PLACE_GAP",
+    "TEMPLATE_PLACES",
     "WHOLE_LENGTH_RATIO",
     "EditedCheck",
+    "differing_places",
     "supported",
     "word_ratio",
 ]
@@ -83,6 +87,36 @@ LONG_RATIO_DROP = 10.0
 #: their words) when neither has this many times the other's tokens; beyond
 #: it one side holds more than the copy (see :mod:`partialdup.match.refine`).
 WHOLE_LENGTH_RATIO = 1.5
+
+
+#: Two template sentences differ in their key words: in one to three places
+#: of their letters (postrm / preinst; isolate rescue / start kexec;
+#: /dev/loop0p1 /mnt/loop0p1 against /dev/mapper/loop0p2 /mnt/loop0p2). A
+#: copy edited by hand, or garbled, differs in more places, scattered
+#: (一些著名的由系统供的组允p其成员e不需要root… against …提供的组允许其成员
+#: 不需要root…: five places). Of the 422 whole matches the word check vetoes
+#: on the gold set, none whose letters agree at ``edited_ratio`` differs in
+#: more than three places.
+TEMPLATE_PLACES = 3
+
+#: Differences fewer than this many equal letters apart are one place: a
+#: word replaced by another aligns on the few letters they share by chance
+#: (p·r·e·i·n·s·t against p·o·s·t·r·m).
+PLACE_GAP = 3
+
+
+def differing_places(first: str, second: str) -> int:
+    """In how many places two strings differ: the runs of Indel edits that
+    turn one into the other, those fewer than :data:`PLACE_GAP` equal
+    characters apart counted as one."""
+    places, last_end = 0, -PLACE_GAP
+    for op in Indel.opcodes(first, second):
+        if op.tag == "equal":
+            continue
+        if op.src_start - last_end >= PLACE_GAP:
+            places += 1
+        last_end = op.src_end
+    return places
 
 
 def word_ratio(first: Sequence[str], second: Sequence[str]) -> float:
@@ -149,6 +183,15 @@ class EditedCheck:
     def beside(self, first: Sequence[str], second: Sequence[str]) -> bool:
         """Whether two sentences' words agree enough for a copy beside another."""
         return word_ratio(first, second) >= self.neighbour_ratio and self.numbers_agree(first, second)
+
+    def scattered_edits(self, first: str, second: str) -> bool:
+        """Whether two sentences' letters, which agree too little for a near
+        miss, read as a copy edited in many places rather than template
+        twins: they agree at ``ratio`` and differ in more than
+        :data:`TEMPLATE_PLACES` places."""
+        return fuzz.ratio(first, second, score_cutoff=self.ratio) >= self.ratio and (
+            differing_places(first, second) > TEMPLATE_PLACES
+        )
 
 
 def _outdone(

@@ -192,9 +192,11 @@ class EditedStage(DetectorBase):
         accept have words that agree too little for a copy on their own
         (template sentences that differ in their key words) and letters that
         do not agree either (at ``near_ratio``: an edited copy whose garbled
-        word jieba cuts apart still agrees on its letters); False when the
-        words are not known or the sentences differ in length (their own
-        checks apply)."""
+        word jieba cuts apart still agrees on its letters) unless they differ
+        in many places, as a copy edited by hand does and template twins do
+        not (:meth:`~partialdup.match.edited.EditedCheck.scattered_edits`);
+        False when the words are not known or the sentences differ in length
+        (their own checks apply)."""
         assert self._edited is not None
         if not (da.words and db.words):
             return False
@@ -209,7 +211,7 @@ class EditedStage(DetectorBase):
         a, b = check.of_sentence(da, i), check.of_sentence(db, m)
         if a is None or b is None:
             return True
-        return not check.same(a.letters, b.letters)
+        return not (check.same(a.letters, b.letters) or self._edited.scattered_edits(a.letters, b.letters))
 
     def _add_edited(
         self,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.types import SentencePair
-from partialdup.match.edited import EditedCheck, supported, word_ratio
+from partialdup.match.edited import TEMPLATE_PLACES, EditedCheck, differing_places, supported, word_ratio
 
 EN = "To protect your rights, we need to make restrictions that forbid anyone to deny you these rights or to ask you to surrender the rights."
 EN_EDITS = {
@@ -61,6 +61,39 @@ def test_a_renumbered_heading_is_not_the_same_line(tokenizer, check):
     assert not check.numbers_agree(first, second)
     assert not check.beside(first, second)
     assert check.numbers_agree(first, tokenizer.words("使用 SMART 预测硬盘故障"))  # a number deleted
+
+
+# A real line of Debian Reference (samples/) and the same line garbled at one
+# character in five by the end-to-end test's PAN-style edits
+# (tests/pipeline/test_edited_copies.py, start=298, share=0.2), as letters.
+GARBLED = ("一些著名的由系统提供的组允许其成员不需要root权限访问某些特定的文件和设备",
+           "一些著名的由系统供的组允p其成员e不需要root权限访某些实问特定的文件和设")
+# Template twins of Debian Reference (goldenset/src) whose letters agree at 85.
+TWINS = ("mounttext4devloop0p1mntloop0p1", "mounttext4devmapperloop0p2mntloop0p2")
+
+
+def test_differing_places_counts_runs_of_edits_apart():
+    assert differing_places("abc", "abc") == 0
+    assert differing_places("", "abc") == 1
+    assert differing_places("postrm", "preinst") == 1  # one word for another, aligned on p, s, t
+    assert differing_places(*TWINS) == 3
+    assert differing_places(*GARBLED) == 5
+
+
+@given(st.text("abcde", max_size=30), st.text("abcde", max_size=30))
+def test_differing_places_is_zero_only_for_equal_strings_and_at_most_the_edits(first, second):
+    from rapidfuzz.distance import Indel
+
+    places = differing_places(first, second)
+    assert (places == 0) == (first == second)
+    assert places <= Indel.distance(first, second)
+
+
+def test_a_copy_garbled_in_many_places_is_not_a_template_twin(check):
+    assert differing_places(*GARBLED) > TEMPLATE_PLACES
+    assert check.scattered_edits(*GARBLED)
+    assert not check.scattered_edits(*TWINS)  # three places: key words
+    assert not check.scattered_edits(*(s.rstrip("。") for s in TEMPLATE))
 
 
 def test_word_ratio_edges():
