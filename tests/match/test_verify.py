@@ -137,3 +137,39 @@ def test_letter_flags_tell_where_the_words_give_the_letters(tokenizer, check):
         assert same == bool(flag & LETTERS_OF_WORDS)
     # Without words, every letter is read from the text.
     assert letter_flags(DocumentFeatures("d", sentences, ({},) * 3, (1,) * 3, text), tokenizer.normalise) == [0, 0, NUMBERED_HEADING]
+
+
+@pytest.fixture(scope="module")
+def sample_features(tokenizer, idf):
+    from partialdup.core.types import Document
+    from partialdup.pipeline.factory import make_detector
+    from tests.paths import SAMPLES
+
+    detector = make_detector("low-idf-sig", idf, tokenizer=tokenizer)
+    names = ["man_ls.1.zh_CN.txt", "man_ls.1.zh_TW.txt", "debian-reference.debref_zhcn_ch01_s02_p0.txt",
+             "fortunes-zh.fortuneszh_chinese_debref_ch01.txt", "GPL-2.txt"]
+    return [detector.features(Document(n, (SAMPLES / n).read_text(encoding="utf-8"))) for n in names]
+
+
+def _every_pair(first_docs, second_docs, step):
+    # Every step-th sentence pair of the two lists of documents: whole copies
+    # (zh_CN / zh_TW man pages), embedded ones (Debian Reference quoted by
+    # fortunes-zh) and unrelated sentences, in every length relation.
+    keys = lambda docs: [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.sentences))]  # noqa: E731
+    pairs = [(a, b) for a in keys(first_docs) for b in keys(second_docs)]
+    return [(a, b, 0.4) for a, b in pairs[::step]]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([0.0, 50.0, 85.5, 90.0, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.booleans(), st.integers(7, 40))
+def test_accepted_gives_what_the_plain_loop_gives(tokenizer, sample_features, ratio, inside, one_set, step):
+    if not (ratio or inside):
+        inside = 95.0
+    check = NearMissCheck(tokenizer.normalise, ratio, inside)
+    first_docs = sample_features
+    second_docs = sample_features if one_set else sample_features[::-1]
+    records = _every_pair(first_docs, second_docs, step)
+    accepted = check.accepted(records, first_docs, second_docs)
+    assert accepted == check.accepted_plain(records, first_docs, second_docs)
+    if ratio == 90.0 and inside == 95.0 and step < 20:
+        assert len(accepted) > 20  # the copies among them are met
