@@ -151,25 +151,37 @@ def sample_features(tokenizer, idf):
     return [detector.features(Document(n, (SAMPLES / n).read_text(encoding="utf-8"))) for n in names]
 
 
-def _every_pair(first_docs, second_docs, step):
-    # Every step-th sentence pair of the two lists of documents: whole copies
-    # (zh_CN / zh_TW man pages), embedded ones (Debian Reference quoted by
-    # fortunes-zh) and unrelated sentences, in every length relation.
-    keys = lambda docs: [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.sentences))]  # noqa: E731
-    pairs = [(a, b) for a in keys(first_docs) for b in keys(second_docs)]
-    return [(a, b, 0.4) for a, b in pairs[::step]]
+def _records(first_docs, second_docs, step):
+    # Every step-th pair of the first 60 sentences of the documents: whole
+    # copies (zh_CN / zh_TW man pages), embedded ones (Debian Reference quoted
+    # by fortunes-zh) and unrelated sentences, in every length relation; and
+    # each sentence with the sentence at its place on the other side (itself,
+    # in one set of documents).
+    keys = lambda docs: [(d, s) for d, doc in enumerate(docs) for s in range(min(len(doc.sentences), 60))]  # noqa: E731
+    pairs = [(a, b) for a in keys(first_docs) for b in keys(second_docs)][::step]
+    pairs += [(a, a) for a in keys(first_docs) if a[1] < len(second_docs[a[0]].sentences)]
+    # Where fortunes-zh quotes Debian Reference inside longer sentences (its
+    # sentences 249 and 251 hold 99 to 102 of Debian Reference, 1.74 to 3.2
+    # times their letters), both ways round.
+    reference = next(d for d, doc in enumerate(first_docs) if doc.id.startswith("debian-reference"))
+    fortunes = next(d for d, doc in enumerate(second_docs) if doc.id.startswith("fortunes-zh"))
+    window = [((reference, i), (fortunes, m)) for i in range(90, 115) for m in range(235, 265)]
+    pairs += window + [(b, a) for a, b in window if first_docs is second_docs]
+    return [(a, b, 0.4) for a, b in pairs]
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.sampled_from([0.0, 50.0, 85.5, 90.0, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.booleans(), st.integers(7, 40))
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([0.0, 50.0, 85.5, 90.0, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.booleans(), st.integers(20, 80))
 def test_accepted_gives_what_the_plain_loop_gives(tokenizer, sample_features, ratio, inside, one_set, step):
     if not (ratio or inside):
         inside = 95.0
     check = NearMissCheck(tokenizer.normalise, ratio, inside)
     first_docs = sample_features
     second_docs = sample_features if one_set else sample_features[::-1]
-    records = _every_pair(first_docs, second_docs, step)
+    records = _records(first_docs, second_docs, step)
     accepted = check.accepted(records, first_docs, second_docs)
     assert accepted == check.accepted_plain(records, first_docs, second_docs)
-    if ratio == 90.0 and inside == 95.0 and step < 20:
-        assert len(accepted) > 20  # the copies among them are met
+    if one_set and ratio:
+        assert len(accepted) > 200  # every sentence with itself
+    if not ratio:
+        assert len(accepted) >= 4  # the quotations
