@@ -13,10 +13,11 @@ they are read.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, Iterator, Sequence, Union
+from typing import Callable, Collection, Iterator, Sequence, Union
 
 import numpy as np
 
+from partialdup.core.arrays import sorted_isin
 from partialdup.match.pairs import FoundPairs, SentenceKey
 
 __all__ = ["KeyedMatches", "Pending"]
@@ -86,6 +87,27 @@ class KeyedMatches:
                 first, second, score = first[kept], second[kept], score[kept]
             yield from zip(map(first_key, first.tolist()), map(second_key, second.tolist()), score.tolist())
 
+    def touching(self, first: Collection[SentenceKey], second: Collection[SentenceKey], least: float) -> Iterator[Record]:
+        """The records scoring ``least`` or more whose first sentence is one
+        of ``first`` or whose second sentence is one of ``second``, in order:
+        what filtering every record gives, found on the arrays (a handful of
+        a million near misses is made into records, not all of them)."""
+        first_rows = _positions(self._first_keys, first)
+        same = self._second_keys is self._first_keys and second == first
+        second_rows = first_rows if same else _positions(self._second_keys, second)
+        later = (record for record in self._more if record[2] >= least and (record[0] in first or record[1] in second))
+        return chain(self._touching_rows(first_rows, second_rows, least), later)
+
+    def _touching_rows(self, first_rows: np.ndarray, second_rows: np.ndarray, least: float) -> Iterator[Record]:
+        # touching()'s records of the arrays, a chunk at a time (the masks of
+        # a million records at once held 20 MB at the run's peak).
+        first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
+        for start in range(0, len(self._first), _CHUNK):
+            first, second, score = (column[start : start + _CHUNK] for column in (self._first, self._second, self._score))
+            keep = score >= least
+            keep &= sorted_isin(first, first_rows, among_sorted=True) | sorted_isin(second, second_rows, among_sorted=True)
+            yield from zip(map(first_key, first[keep].tolist()), map(second_key, second[keep].tolist()), score[keep].tolist())
+
     def later_records(self, low: int, high: int) -> list[Record]:
         """The later records (:meth:`with_more`'s) at positions ``low`` to ``high``."""
         arrays = len(self._first)
@@ -108,6 +130,13 @@ class KeyedMatches:
         joined = KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, self._more)
         joined._more.extend(more)
         return joined
+
+
+def _positions(keys: Sequence[SentenceKey], wanted: Collection[SentenceKey]) -> np.ndarray:
+    # The positions (ascending) of `keys` that hold one of `wanted`.
+    if not wanted:
+        return np.empty(0, np.int64)
+    return np.array([position for position, key in enumerate(keys) if key in wanted], np.int64)
 
 
 class Pending:

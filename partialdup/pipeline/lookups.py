@@ -193,8 +193,7 @@ class LookupStage(EditedStage):
             d, i = rows[row]
             rejoined.append((((d, i), (d, i + 1)), other, score, True))
         quoted = self._quotation_hits(docs, index, own_documents=True, keys=keys)
-        headlines = self._headline_hits(
-            docs, docs, _keys_of(whole, near, self.threshold / 2), headline_search() if headline_search is not None else None)
+        headlines = self._headline_hits(docs, docs, whole, near, headline_search() if headline_search is not None else None)
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
@@ -244,7 +243,7 @@ class LookupStage(EditedStage):
             rejoined.append((((r, m), (r, m + 1)), queries_at[row], score, False))
         searches = (whole_matches, near_matches, query_joins, reference_joins)
         quoted = self._quotation_hits(query_docs, index, own_documents=False, keys=keys)
-        quoted += self._headline_hits(query_docs, references, _keys_of(whole, near, self.threshold / 2))
+        quoted += self._headline_hits(query_docs, references, whole, near)
         return Lookups(whole, near, loose, quoted, rejoined, searches)
 
     def _quotation_hits(
@@ -271,7 +270,8 @@ class LookupStage(EditedStage):
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
-        paired: Iterable[tuple[SentenceKey, SentenceKey]],
+        whole: list[tuple[SentenceKey, SentenceKey, float, bool]],
+        near: Records,
         candidates: list[HeadlineCandidate] | None = None,
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """(A sentence, B sentence, score) of the headlines of either side
@@ -280,8 +280,8 @@ class LookupStage(EditedStage):
         (a document's headline is not looked for in itself). Empty when the
         rule is off.
 
-        A longer sentence that ``paired`` (the whole matches and the near
-        misses of whole sentences, as (A sentence, B sentence)) pairs with a sentence of the
+        A longer sentence that a whole match or a near miss of whole
+        sentences (``whole``, ``near``) pairs with a sentence of the
         headline's document is a copy of that sentence, not of the headline:
         a section's first sentence often repeats its title (如下是文本数据转换工具。
         under 11.1. 文本数据转换工具), and a copy of that sentence is no copy
@@ -293,7 +293,8 @@ class LookupStage(EditedStage):
         own = a_docs is b_docs
         if candidates is None:
             candidates = self._headline_candidates(a_docs, b_docs)
-        others = _paired_with(paired, {(other, long) for _, _, other, long in candidates}, own=own)
+        wanted = {(other, long) for _, _, other, long in candidates}
+        others = _paired_with(whole, near, self.threshold / 2, wanted, own=own)
         confirm = _Confirmation(self.tokenizer.tokenize, (a_docs, b_docs))
         hits: list[tuple[SentenceKey, SentenceKey, float]] = []
         for side, short, other, long in candidates:
@@ -345,27 +346,42 @@ class LookupStage(EditedStage):
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
 
-def _keys_of(
+def _pairs_touching(
     whole: Iterable[tuple[SentenceKey, SentenceKey, float, bool]],
-    near: Iterable[tuple[SentenceKey, SentenceKey, float]],
+    near: Records,
     least: float,
+    first: set[SentenceKey],
+    second: set[SentenceKey],
 ) -> Iterator[tuple[SentenceKey, SentenceKey]]:
     # The (first, second) sentences of the whole matches and of the near
     # misses of whole sentences (bag-Jaccard `least` or more; not those found
-    # by containment only: a sentence sharing a phrase with the longer one).
-    yield from ((first, second) for first, second, _, _ in whole)
-    yield from ((first, second) for first, second, score in near if score >= least)
+    # by containment only: a sentence sharing a phrase with the longer one),
+    # but the near misses whose first sentence is not in `first` nor second in
+    # `second` (they pair no sentence wanted: a million on the English bench
+    # corpus, passed over on their arrays).
+    yield from ((a, b) for a, b, _, _ in whole)
+    if isinstance(near, KeyedMatches):
+        yield from ((a, b) for a, b, _ in near.touching(first, second, least))
+    else:
+        yield from ((a, b) for a, b, score in near if score >= least)
 
 
 def _paired_with(
-    pairs: Iterable[tuple[SentenceKey, SentenceKey]], wanted: set[tuple[int, SentenceKey]], *, own: bool
+    whole: Iterable[tuple[SentenceKey, SentenceKey, float, bool]],
+    near: Records,
+    least: float,
+    wanted: set[tuple[int, SentenceKey]],
+    *,
+    own: bool,
 ) -> dict[tuple[int, SentenceKey], set[SentenceKey]]:
-    # (side, sentence) -> the sentences the pairs pair it with, for the
-    # wanted sentences (side 0: the first of a pair; 1: the second, or 0 in
-    # detect, whose two sides are one list of documents).
+    # (side, sentence) -> the sentences the pairs of _pairs_touching pair it
+    # with, for the wanted sentences (side 0: the first of a pair; 1: the
+    # second, or 0 in detect, whose two sides are one list of documents).
     paired: dict[tuple[int, SentenceKey], set[SentenceKey]] = defaultdict(set)
     second_side = 0 if own else 1
-    for first, second in pairs:
+    firsts = {key for side, key in wanted if side == 0}
+    seconds = {key for side, key in wanted if side == second_side}
+    for first, second in _pairs_touching(whole, near, least, firsts, seconds):
         if (0, first) in wanted:
             paired[(0, first)].add(second)
         if (second_side, second) in wanted:

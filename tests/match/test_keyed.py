@@ -115,3 +115,28 @@ def test_found_rows_with_two_key_lists_and_no_order():
     test = found.found_rows(queries, references)
     assert test(np.array([1, 1, 2]), np.array([2, 3, 2])).tolist() == [True, False, False]
     assert FoundPairs(order=list(range(4))).found_rows(queries, references) is None  # oriented across two lists: by records
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=30),
+    st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_KEYS), st.floats(0, 1)), max_size=5),
+    st.sets(st.sampled_from(_KEYS), max_size=6),
+    st.sets(st.sampled_from(_KEYS), max_size=6),
+    st.floats(0, 1),
+    st.booleans(),
+    st.integers(1, 4),
+)
+def test_the_records_touching_some_sentences_are_those_the_plain_filter_keeps(rows, more, first, second, least, one_list, chunk):
+    # The plain reference: every record made, then filtered.
+    other = _KEYS if one_list else list(reversed(_KEYS))
+    arrays = [np.array([r[i] for r in rows], dtype) for i, dtype in ((0, np.int64), (1, np.int64), (2, np.float64))]
+    records = KeyedMatches(*arrays, _KEYS, None if one_list else other).with_more(more)
+    plain = [r for r in records if r[2] >= least and (r[0] in first or r[1] in second)]
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk  # several chunks on small inputs
+    try:
+        assert list(records.touching(first, second, least)) == plain
+        assert list(records.touching(first, first, least)) == [r for r in records if r[2] >= least and first & {r[0], r[1]}]
+    finally:
+        keyed._CHUNK = original

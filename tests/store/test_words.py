@@ -32,7 +32,7 @@ def _excerpts(detector, sources, suspicious) -> tuple[list[Document], set[str], 
     references = [detector.features(d) for d in sources]
     queries = [detector.features(d) for d in suspicious]
     edited = [(b, score) for _, b, score in detector._word_loose_query(queries, references)]
-    headlines = [(b, 1.0) for _, b, _ in detector._headline_hits(queries, references, [])]
+    headlines = [(b, 1.0) for _, b, _ in detector._headline_hits(queries, references, [], [])]
     query_features = {f for q in queries for bags in (q.bags, [b for _, b in q.joins], [b for _, b in q.quotes]) for bag in bags for f in bag}
     made, alone = {}, ({}, {})
     for kind, found in enumerate((edited, headlines)):
@@ -86,7 +86,7 @@ def test_every_pair_of_the_word_searches_lies_among_the_stores_candidates(tmp_pa
     references = [detector.features(d) for d in sources]
     queries = [detector.features(d) for d in suspicious]
     edited = {b for _, b, _ in detector._word_loose_query(queries, references)}
-    headlines = {second for _, second, _ in detector._headline_hits(queries, references, [])}  # (query, stored)
+    headlines = {second for _, second, _ in detector._headline_hits(queries, references, [], [])}  # (query, stored)
     with Store(tmp_path / "s.db", detector, idf, create=True) as store:
         store.add(sources, batch=8)
         db = sqlite3.connect(str(tmp_path / "s.db"))
@@ -129,7 +129,7 @@ def test_the_collections_counts_decide_as_in_memory(tmp_path, monkeypatch, detec
     # The word searches themselves find, among the store's candidates, what
     # they find among all the documents: the same pairs, by document id.
     [(query_docs, candidates)] = handed
-    for search in (lambda refs: detector._word_loose_query(query_docs, refs), lambda refs: detector._headline_hits(query_docs, refs, [])):
+    for search in (lambda refs: detector._word_loose_query(query_docs, refs), lambda refs: detector._headline_hits(query_docs, refs, [], [])):
         found, whole = search(candidates), search(references)
         assert whole and _by_id(found, candidates) == _by_id(whole, references)
 
