@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Iterable, Mapping, Sequence
 
 from partialdup.core.config import CROWD_DOCUMENTS
@@ -266,7 +267,124 @@ def boilerplate_verdict(
         crowded: ``detect``: sentences known to be copied in ``limit`` or
             more other documents whose pairs among themselves ``pairs`` and
             ``counted`` leave out (:attr:`~partialdup.pipeline.lookups.Lookups.crowded`).
+
+    Worked on arrays: a run pairs hundreds of thousands of sentences, and
+    one dictionary entry per sentence and stage was 1.2 s of the English
+    bench corpus, while the other cores waited. The sentences are numbered
+    in order of first appearance, as :func:`boilerplate_verdict_plain` (the
+    reference) numbers them, so the verdict's dictionaries come out in its order.
     """
+    if not limit:
+        return NO_BOILERPLATE
+    import numpy as np  # imported here: only a run needs it
+
+    from partialdup.core.arrays import sorted_isin
+
+    other = 0 if one_collection else 1  # the second side's numbering
+    # Sentences copied in `limit` or more other documents in one stage (found
+    # first: each stage's arrays are dropped before the pairs' are made).
+    widely = _widely(crowded, counted, limit, one_collection)
+    ends = _key_rows(chain.from_iterable(pairs))  # first, second, first, ...
+    side = np.tile(np.array([0, other], np.int8), len(ends) // 2)
+    number, first_row = _numbered(_node_codes(ends, side))
+    node_side, node_key = side[first_row], ends[first_row]
+    del ends, side
+    size = len(first_row)
+    group = _smallest_linked(number[0::2], number[1::2], size)  # each node's, by number
+    del number
+    wide_node = sorted_isin(_node_codes(node_key, node_side), widely, among_sorted=True)
+    judging = node_side == 0  # in check, the query sentences judge
+    members = np.bincount(group[judging], minlength=size)
+    wide = np.bincount(group[judging & wide_node], minlength=size)
+    counting = np.ones(size, bool) if one_collection else node_side == 1  # in check, reference documents count
+    held_by, _ = _distinct_pairs(group[counting] * 2 + node_side[counting], node_key[counting, 0])
+    documents = np.bincount(held_by // 2, minlength=size) - (1 if one_collection else 0)  # not its own document
+    # Groups most of whose copies are widely copied.
+    decided = np.flatnonzero((2 * wide[group] >= members[group]) & (wide[group] > 0))
+    keys = list(zip(node_key[decided, 0].tolist(), node_key[decided, 1].tolist()))
+    counts = documents[group[decided]].tolist()
+    sides = node_side[decided].tolist()
+    first_side = {key: count for key, count, at in zip(keys, counts, sides) if at == 0}
+    second_side = {key: count for key, count, at in zip(keys, counts, sides) if at == other}
+    return Boilerplate(first_side, second_side)
+
+
+def _key_rows(keys: Iterable[SentenceKey]) -> Any:
+    # (document, sentence) keys as an (n, 2) int32 array (numbers below
+    # 2**31, see _node_codes; half the memory of int64).
+    import numpy as np
+
+    return np.fromiter(chain.from_iterable(keys), np.int32).reshape(-1, 2)
+
+
+def _node_codes(keys: Any, side: Any) -> Any:
+    import numpy as np
+
+    # One int64 per node (side, (document, sentence)): documents and their
+    # sentences are numbered below 2**31 (a list of 2**31 documents would
+    # not fit in memory), so the codes stay below 2**63.
+    return (keys[:, 0].astype(np.int64) * _SENTENCES + keys[:, 1]) * 2 + side
+
+
+#: The sentence numbers' room in a node's code.
+_SENTENCES = 1 << 31
+
+
+def _numbered(codes: Any) -> tuple[Any, Any]:
+    """Each code's number, distinct codes numbered in order of first
+    appearance (as a dictionary's ``setdefault`` numbers them), and where
+    each number first appears."""
+    import numpy as np
+
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty(len(first), np.int64)
+    rank[order] = np.arange(len(first))
+    return rank[np.ravel(inverse)], first[order]
+
+
+def _widely(crowded: Iterable[SentenceKey], counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]], limit: int,
+            one_collection: bool) -> Any:
+    """The node codes (sorted, side 0) of the ``crowded`` sentences and of
+    those copied in ``limit`` or more other documents in one stage of
+    ``counted``, pair for pair."""
+    import numpy as np
+
+    widely = [_node_codes(_key_rows(crowded), 0)]
+    for stage in counted:
+        rows = _key_rows(chain.from_iterable(stage))  # first, second, first, ...
+        first, second = rows[0::2], rows[1::2]
+        node, doc = _node_codes(first, 0), second[:, 0]
+        if one_collection:  # in check, only reference documents count
+            node, doc = np.concatenate([node, _node_codes(second, 0)]), np.concatenate([doc, first[:, 0]])
+        nodes, counts = np.unique(_distinct_pairs(node, doc)[0], return_counts=True)
+        widely.append(nodes[counts >= limit])
+    return np.unique(np.concatenate(widely))
+
+
+def _distinct_pairs(first: Any, second: Any) -> tuple[Any, Any]:
+    """The distinct (first, second) pairs of two int64 arrays, sorted
+    (``np.unique`` of rows, by two sorts of integers, not of records)."""
+    import numpy as np
+
+    order = np.lexsort((second, first))
+    first, second = first[order], second[order]
+    new = np.ones(len(order), bool)
+    new[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1])
+    return first[new], second[new]
+
+
+def boilerplate_verdict_plain(
+    pairs: Iterable[tuple[SentenceKey, SentenceKey]],
+    counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]],
+    limit: int,
+    *,
+    one_collection: bool,
+    crowded: Iterable[SentenceKey] = (),
+) -> Boilerplate:
+    """:func:`boilerplate_verdict` in plain Python, one node at a time: the
+    reference the tests hold the arrays to (the same dictionaries, in the
+    same order)."""
     if not limit:
         return NO_BOILERPLATE
     other = 0 if one_collection else 1  # the second side's numbering

@@ -10,6 +10,7 @@ from partialdup.match.boilerplate import (
     BoilerplateSentence,
     boilerplate_sentences,
     boilerplate_verdict,
+    boilerplate_verdict_plain,
     _components,
     _smallest_linked,
     _groups,
@@ -158,3 +159,23 @@ def test_crowded_sentences_count_as_widely_copied_though_their_pairs_are_not_giv
     assert not boilerplate_verdict(pairs, [pairs], 3, one_collection=True)
     verdict = boilerplate_verdict(pairs, [pairs], 3, one_collection=True, crowded=[a, b])
     assert set(verdict.first) == {a, b, c}
+
+
+_KEYS = st.tuples(st.integers(0, 6), st.integers(0, 4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_KEYS, _KEYS), max_size=40), st.lists(st.lists(st.tuples(_KEYS, _KEYS), max_size=20), max_size=4),
+       st.lists(_KEYS, max_size=4), st.integers(0, 4), st.booleans(), st.integers(0, 1000))
+def test_the_verdict_on_arrays_is_the_plain_one_in_the_same_order(pairs, counted, crowded, limit, one_collection, shift):
+    # Stages hold some of the run's pairs and some of their own, as a run's do;
+    # `shift` moves the sentence numbers, far from the documents' numbers.
+    move = lambda key: (key[0], key[1] * shift)
+    pairs = [(move(a), move(b)) for a, b in pairs]
+    counted = [[(move(a), move(b)) for a, b in stage] + pairs[: len(stage)] for stage in counted]
+    crowded = [move(key) for key in crowded]
+    fast = boilerplate_verdict(iter(pairs), [iter(stage) for stage in counted], limit, one_collection=one_collection,
+                               crowded=iter(crowded))
+    plain = boilerplate_verdict_plain(pairs, counted, limit, one_collection=one_collection, crowded=crowded)
+    assert list(fast.first.items()) == list(plain.first.items())
+    assert list(fast.second.items()) == list(plain.second.items())
