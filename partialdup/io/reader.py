@@ -190,7 +190,7 @@ def _read_one(path: Path | str, doc_id: str, reading: _Reading, encoding: str | 
         if path == STDIN:
             decoded = decode_bytes(_stdin_bytes(stdin), STDIN_ID, encoding)
         else:
-            decoded = _read_decoded(Path(path), encoding)
+            decoded = _read_decoded(path, encoding)
     except InputError as error:
         reading.problem(str(error))
         return
@@ -215,9 +215,10 @@ def _stdin_bytes(stdin: BinaryIO | None) -> bytes:
         raise InputError(f"{STDIN_ID}: cannot read ({error.strerror})") from None
 
 
-def _read_decoded(path: Path, encoding: str | None) -> Decoded:
+def _read_decoded(path: Path | str, encoding: str | None) -> Decoded:
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from None
     return decode_bytes(data, str(path), encoding)
@@ -256,7 +257,7 @@ def _missing(path: Path, error: OSError) -> str:
     return f"{path}: cannot read ({error.strerror})"
 
 
-def _not_regular(path: Path, mode: int) -> str | None:
+def _not_regular(path: Path | str, mode: int) -> str | None:
     """Why a path that is not a folder is not read (None: a regular file)."""
     if stat.S_ISREG(mode):
         return None
@@ -309,9 +310,9 @@ def _folder(root: Path, globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
         if entry.problem is not None:
             yield None, "", entry.problem, None
         elif entry.read:
-            yield Path(entry.path), "/".join(entry.parts), None, entry.real
+            yield entry.path, "/".join(entry.parts), None, entry.real
         else:
-            yield None, str(Path(entry.path)), None, None  # ignored
+            yield None, entry.path, None, None  # ignored
 
 
 def _walk(folder: str, parts: tuple[str, ...], real: str, found: list[_Found], wanted: Callable[[tuple[str, ...]], bool]) -> None:
@@ -327,13 +328,17 @@ def _walk(folder: str, parts: tuple[str, ...], real: str, found: list[_Found], w
         return
     for entry in children:
         named = (*parts, entry.name)
+        # The path as pathlib writes it (`folder` is: str of the Path given),
+        # without a Path per file (a third of the time of reading a folder
+        # of 10,000 files).
+        path = entry.name if folder == "." else os.path.join(folder, entry.name)
         if _is(entry.is_dir, follow_symlinks=False):
-            _walk(entry.path, named, os.path.join(real, entry.name), found, wanted)
+            _walk(path, named, os.path.join(real, entry.name), found, wanted)
         elif wanted(named):
-            real_path = os.path.realpath(entry.path) if _is(entry.is_symlink) else os.path.join(real, entry.name)
-            found.append(_Found(named, entry.path, _child_problem(Path(entry.path), entry), True, real_path))
+            real_path = os.path.realpath(path) if _is(entry.is_symlink) else os.path.join(real, entry.name)
+            found.append(_Found(named, path, _child_problem(path, entry), True, real_path))
         elif _is(entry.is_file):
-            found.append(_Found(named, entry.path, None, False))  # a file not chosen: ignored, named with --verbose
+            found.append(_Found(named, path, None, False))  # a file not chosen: ignored, named with --verbose
 
 
 def _is(test: Callable[..., bool], **options: bool) -> bool:
@@ -343,7 +348,7 @@ def _is(test: Callable[..., bool], **options: bool) -> bool:
         return False
 
 
-def _child_problem(path: Path, entry: os.DirEntry) -> str | None:
+def _child_problem(path: str, entry: os.DirEntry) -> str | None:
     try:
         mode = entry.stat().st_mode
     except OSError as error:

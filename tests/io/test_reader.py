@@ -135,20 +135,20 @@ def test_an_unreadable_folder_is_reported_like_an_unreadable_file(tmp_path, monk
     (tmp_path / "closed").mkdir()
     (tmp_path / "closed" / "b.txt").write_text("hidden", encoding="utf-8")
     (tmp_path / "secret.txt").write_text("locked", encoding="utf-8")
-    real_scandir, real_read = os.scandir, reader.Path.read_bytes
+    real_scandir = os.scandir
 
     def scandir(path):
         if os.path.basename(path) == "closed":
             raise PermissionError(errno.EACCES, "Permission denied", path)
         return real_scandir(path)
 
-    def read_bytes(path):
-        if path.name == "secret.txt":
+    def opened(path, *args, **kwargs):  # the reader opens files by the builtin open
+        if os.path.basename(path) == "secret.txt":
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real_read(path)
+        return open(path, *args, **kwargs)
 
     monkeypatch.setattr(reader.os, "scandir", scandir)
-    monkeypatch.setattr(reader.Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(reader, "open", opened, raising=False)
     result = read_documents([tmp_path])
     assert [d.id for d in result.documents] == ["open/a.txt"]
     assert result.skipped == (
