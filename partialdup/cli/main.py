@@ -385,11 +385,14 @@ def _run_detect(args: argparse.Namespace) -> int:
     with open_engine(detector.config) as engine:
         read = _read(args.paths, args.strict, args)
         progress = Progress.on_terminal(args.quiet)
+        # What the run makes is freed by the process's exit (see main), not
+        # on the way out of each function.
+        retained: list[object] = []
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
             documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
             with progress.stage("matching"):
-                detection = detector.detect(documents, engine=engine)
-    args.held = (documents, detection)  # freed by the process's exit (see main)
+                detection = detector.detect(documents, engine=engine, retain=retained)
+    args.held = (detector, read, documents, detection, retained)
     return _emit(detection, args, [read], detector.config)
 
 
@@ -403,12 +406,13 @@ def _run_check(args: argparse.Namespace) -> int:
         progress = Progress.on_terminal(args.quiet)
         # One pass over both sets: one set of workers.
         both = [*queries.documents, *references.documents]
+        retained: list[object] = []  # freed by the process's exit, as in detect
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
             features = list(progress.each(detector.features_of(both, engine=engine), "reading documents"))
             query_features, reference_features = features[: len(queries.documents)], features[len(queries.documents) :]
             with progress.stage("matching"):
-                detection = detector.check(query_features, reference_features, engine=engine)
-    args.held = (features, detection)  # freed by the process's exit (see main)
+                detection = detector.check(query_features, reference_features, engine=engine, retain=retained)
+    args.held = (detector, queries, references, features, detection, retained)
     return _emit(detection, args, [queries, references], detector.config)
 
 

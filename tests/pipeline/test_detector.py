@@ -75,6 +75,18 @@ def test_output_is_deterministic_and_sorted(detector):
     assert [(s.a, s.b) for s in first] == [("a", "b"), ("a", "c"), ("b", "c")]
 
 
+def test_a_run_retained_for_the_caller_gives_the_same_detection(detector):
+    # The command line keeps a run's working state until its process ends
+    # (freeing it object by object is wasted work then); the answer is the same.
+    docs = [Document(n, PARAGRAPH) for n in ("c", "a", "b")]
+    retained: list = []
+    assert detector.detect(docs, retain=retained) == detector.detect(docs)
+    assert len(retained) == 4 and [doc.id for doc in retained[0]] == ["c", "a", "b"]
+    checked: list = []
+    assert detector.check(docs[:1], docs[1:], retain=checked) == detector.check(docs[:1], docs[1:])
+    assert len(checked) == 4
+
+
 words = st.sampled_from("the of and to copy text 文本 复制 的 是 一个 句子 Alpha beta".split())
 sentence = st.builds(
     lambda ws, end: " ".join(ws) + end,
