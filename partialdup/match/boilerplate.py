@@ -297,7 +297,7 @@ def boilerplate_verdict(
     members = np.bincount(group[judging], minlength=size)
     wide = np.bincount(group[judging & wide_node], minlength=size)
     counting = np.ones(size, bool) if one_collection else node_side == 1  # in check, reference documents count
-    held_by, _ = _distinct_pairs(group[counting] * 2 + node_side[counting], node_key[counting, 0])
+    held_by = _distinct_firsts(group[counting] * 2 + node_side[counting], node_key[counting, 0])
     documents = np.bincount(held_by // 2, minlength=size) - (1 if one_collection else 0)  # not its own document
     # Groups most of whose copies are widely copied.
     decided = np.flatnonzero((2 * wide[group] >= members[group]) & (wide[group] > 0))
@@ -357,21 +357,20 @@ def _widely(crowded: Iterable[SentenceKey], counted: Sequence[Iterable[tuple[Sen
         node, doc = _node_codes(first, 0), second[:, 0]
         if one_collection:  # in check, only reference documents count
             node, doc = np.concatenate([node, _node_codes(second, 0)]), np.concatenate([doc, first[:, 0]])
-        nodes, counts = np.unique(_distinct_pairs(node, doc)[0], return_counts=True)
+        nodes, counts = np.unique(_distinct_firsts(node, doc), return_counts=True)
         widely.append(nodes[counts >= limit])
     return np.unique(np.concatenate(widely))
 
 
-def _distinct_pairs(first: Any, second: Any) -> tuple[Any, Any]:
-    """The distinct (first, second) pairs of two int64 arrays, sorted
-    (``np.unique`` of rows, by two sorts of integers, not of records)."""
+def _distinct_firsts(first: Any, second: Any) -> Any:
+    """The first value of each distinct (first, second) pair of two int64
+    arrays (:func:`~partialdup.core.arrays.equal_rows`)."""
     import numpy as np
 
-    order = np.lexsort((second, first))
-    first, second = first[order], second[order]
-    new = np.ones(len(order), bool)
-    new[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1])
-    return first[new], second[new]
+    from partialdup.core.arrays import equal_rows
+
+    rows = np.stack([first, second], axis=1)
+    return rows[equal_rows(rows)[0], 0]
 
 
 def boilerplate_verdict_plain(

@@ -1,11 +1,11 @@
-"""sorted_unique and sorted_isin give what np.unique and np.isin give."""
+"""sorted_unique, sorted_isin and equal_rows give what np.unique and np.isin give."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
+from partialdup.core.arrays import equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -87,3 +87,20 @@ def test_ranges_lay_every_range_end_to_end(counts) -> None:
     item, offset = ranges(np.array(counts, np.int64))
     assert list(zip(item.tolist(), offset.tolist())) == [(i, k) for i, count in enumerate(counts) for k in range(count)]
     assert item.dtype == offset.dtype == np.int64
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 1, 2**63, 2**64 - 1]), st.sampled_from([0, 5, 2**63 + 1])), max_size=25))
+def test_equal_rows_are_those_of_numpy_unique_by_rows(rows):
+    # The one-sort grouping of digests against np.unique(axis=0), its plain
+    # reference: the same first row per distinct digest, the same partition.
+    digests = np.array(rows, np.uint64).reshape(-1, 2)
+    first, inverse = equal_rows(digests)
+    if not rows:
+        assert len(first) == len(inverse) == 0
+        return
+    _, unique_first, unique_inverse = np.unique(digests, axis=0, return_index=True, return_inverse=True)
+    assert sorted(first.tolist()) == sorted(unique_first.tolist())
+    by_first = dict(zip(first.tolist(), range(len(first))))
+    relabel = {g: by_first[int(f)] for g, f in enumerate(unique_first.tolist())}
+    assert inverse.tolist() == [relabel[g] for g in unique_inverse.reshape(-1).tolist()]

@@ -79,22 +79,3 @@ def test_bags_sharing_a_digest_are_still_told_apart(monkeypatch):
     flat = FlatBags.of([{1: 1}, {2: 1}, {1: 1}, {2: 1, 3: 1}, {3: 1, 2: 1}])
     groups = module.group_flat(flat, np.zeros((len(flat), 2), np.uint64))
     assert groups.group_of.tolist() == [0, 1, 0, 2, 2] and groups.first.tolist() == [0, 1, 3]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([0, 1, 2**63, 2**64 - 1]), st.sampled_from([0, 5, 2**63 + 1])), max_size=25))
-def test_equal_rows_are_those_of_numpy_unique_by_rows(rows):
-    # The one-sort grouping of digests against np.unique(axis=0), its plain
-    # reference: the same first row per distinct digest, the same partition.
-    from partialdup.index.groups import _equal_rows
-
-    digests = np.array(rows, np.uint64).reshape(-1, 2)
-    first, inverse = _equal_rows(digests)
-    if not rows:
-        assert len(first) == len(inverse) == 0
-        return
-    _, unique_first, unique_inverse = np.unique(digests, axis=0, return_index=True, return_inverse=True)
-    assert sorted(first.tolist()) == sorted(unique_first.tolist())
-    by_first = dict(zip(first.tolist(), range(len(first))))
-    relabel = {g: by_first[int(f)] for g, f in enumerate(unique_first.tolist())}
-    assert inverse.tolist() == [relabel[g] for g in unique_inverse.reshape(-1).tolist()]
