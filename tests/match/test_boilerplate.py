@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.match.boilerplate import (
+    Boilerplate,
     BoilerplateSentence,
     boilerplate_sentences,
     boilerplate_verdict,
@@ -105,6 +106,23 @@ def test_sentences_are_named_with_offsets_and_an_excerpt():
     listed = boilerplate_sentences(verdict, [doc, *others])
     assert listed[0] == BoilerplateSentence("d", 1, 6, 29, 3, "A template line here.")
     assert listed[0].record()["kind"] == "boilerplate" and listed[1].excerpt == ""
+
+
+@settings(deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 2)), st.integers(3, 5), max_size=12),
+       st.lists(st.sampled_from(["a", "b", "b "]), min_size=4, max_size=4))
+def test_boilerplate_sentences_come_in_the_dataclass_order(first, ids):
+    # The plain reference: the objects sorted by their own comparison
+    # (equal ids in several documents, ties broken by the later fields).
+    text = "One line. Two  lines\there. Three."
+    sentences = (Sentence(0, 0, 9), Sentence(1, 10, 26), Sentence(2, 27, 33))
+    docs = [DocumentFeatures(ids[d], sentences, ({},) * 3, (1,) * 3, text if d % 2 else None) for d in range(4)]
+    listed = boilerplate_sentences(Boilerplate(first, first), docs)
+    plain = sorted(
+        BoilerplateSentence(docs[d].id, i, sentences[i].start, sentences[i].end, n,
+                            " ".join(text[sentences[i].start : sentences[i].end].split()) if d % 2 else "")
+        for (d, i), n in first.items())
+    assert list(listed) == plain
 
 
 @settings(deadline=None)
