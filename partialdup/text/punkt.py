@@ -1,15 +1,18 @@
-"""NLTK's Punkt sentence tokenizer, imported without SciPy's statistics, and
+"""NLTK's Punkt sentence tokenizer, imported without the rest of NLTK, and
 its patterns run without NLTK's time-out wrapper.
 
 Importing any part of NLTK runs ``nltk/__init__``, which imports nearly all
-of NLTK; its collocation measures import ``scipy.stats`` at import time for
-one function (``fisher_exact``), and that costs about 0.7 s of every run's
-start (a third of ``partialdup detect``'s time to its first document). Punkt
-needs none of it. So while NLTK is first imported, ``scipy.stats`` is made
-unimportable (NLTK then keeps a stand-in, as it does when SciPy is missing),
-and the stand-in is replaced by one that imports ``scipy.stats`` when called:
-NLTK's Fisher test still works for anyone who calls it, at their cost, not at
-every start.
+of NLTK (245 modules, SciPy's statistics among them), and
+``nltk/tokenize/__init__`` every tokenizer: 0.6 to 0.8 s at every start of
+a run, most of which Punkt does not need. So while NLTK has not been
+imported, ``nltk`` and ``nltk.tokenize`` are first put in place as their
+packages alone, their ``__init__`` not run (:func:`_import_punkt_alone`),
+and Punkt is imported from them. The first attribute anyone asks of such a
+package that it lacks (``nltk.word_tokenize``, ``from nltk import
+sent_tokenize``, ``nltk.__version__``) runs its ``__init__`` in it then, in
+place: the same module object becomes the whole package, at that caller's
+cost, not at every start; a submodule asked for is imported alone. An NLTK
+imported before is used as it is.
 
 NLTK (3.9.3 on) runs every pattern of Punkt through ``nltk.redos``: a
 wrapper that calls the ``regex`` engine with a wall-clock time-out, meant for
@@ -23,38 +26,63 @@ NLTK's own classes, the reference).
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
-from typing import Any
+from types import ModuleType
+from typing import Any, Callable
 
-__all__ = ["PunktParameters", "PunktSentenceTokenizer", "PlainLanguageVars", "PlainToken", "punkt_tokenizer"]
-
-
-def _fisher_exact(*args: Any, **kwargs: Any) -> Any:
-    from scipy.stats import fisher_exact
-
-    return fisher_exact(*args, **kwargs)
+__all__ = ["PunktParameters", "PunktSentenceTokenizer", "PlainLanguageVars", "PlainToken", "nltk_version", "punkt_tokenizer"]
 
 
-def _import_nltk_without_scipy_stats() -> None:
-    if "nltk" in sys.modules or "scipy.stats" in sys.modules:
-        return  # already paid for, or NLTK already set up by someone else
-    sys.modules["scipy.stats"] = None  # type: ignore[assignment]  # "not importable"
+def _import_punkt_alone() -> None:
+    """Put ``nltk`` and ``nltk.tokenize`` in place as their packages alone
+    (see the module notes)."""
+    if "nltk" in sys.modules:
+        return  # already imported (whole, or as here)
+    for name in ("nltk", "nltk.tokenize"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+            return  # no NLTK package: the import below says so
+        package = importlib.util.module_from_spec(spec)
+        package.__getattr__ = _whole_on_first_use(package)  # type: ignore[method-assign]  # PEP 562
+        sys.modules[name] = package
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(sys.modules[parent], child, package)  # as the import system binds a submodule
+
+
+def _whole_on_first_use(package: ModuleType) -> Callable[[str], Any]:
+    def __getattr__(name: str) -> Any:
+        # A submodule not imported yet (``from nltk import data`` asks first
+        # whether the package has it): imported, as the import system would.
+        submodule = f"{package.__name__}.{name}"
+        if not name.startswith("__") and importlib.util.find_spec(submodule) is not None:
+            return importlib.import_module(submodule)
+        # A name the package's __init__ would have set: run it now, in this
+        # module (its submodules already imported are used as they are).
+        if "__getattr__" in vars(package):
+            del package.__getattr__
+            package.__spec__.loader.exec_module(package)  # type: ignore[union-attr]
+        return getattr(package, name)
+
+    return __getattr__
+
+
+def nltk_version() -> str:
+    """``nltk.__version__``; while NLTK is its package alone, read as
+    ``nltk/__init__`` reads it (its VERSION file), without running the rest."""
+    package = sys.modules["nltk"]
+    if "__getattr__" not in vars(package):
+        return str(package.__version__)
     try:
-        import nltk  # noqa: F401
-    except ImportError:
-        # Some NLTK needs scipy.stats outright: forget the half-made import;
-        # the plain import below pays for SciPy.
-        for name in [name for name in sys.modules if name == "nltk" or name.startswith("nltk.")]:
-            del sys.modules[name]
-        return
-    finally:
-        del sys.modules["scipy.stats"]
-    association = sys.modules.get("nltk.metrics.association")
-    if association is not None:
-        association.fisher_exact = _fisher_exact  # type: ignore[attr-defined]
+        with open(os.path.join(package.__path__[0], "VERSION"), encoding="utf-8") as version:
+            return version.read().strip()
+    except OSError as error:
+        return f"unknown ({error})"
 
 
-_import_nltk_without_scipy_stats()
+_import_punkt_alone()
 
 from nltk.tokenize import punkt as _punkt  # noqa: E402
 from nltk.tokenize.punkt import (  # noqa: E402

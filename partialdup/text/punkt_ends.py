@@ -58,9 +58,9 @@ class PunktEnds:
         with another release the splitter uses NLTK's (slower, the same
         sentences as that release gives)."""
         if nltk_version is None:
-            import nltk
+            from partialdup.text.punkt import nltk_version as installed
 
-            nltk_version = nltk.__version__
+            nltk_version = installed()
         return nltk_version.split(".")[:2] == PROVEN_NLTK.split(".")
 
     def __getstate__(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""NLTK's Punkt without scipy.stats at import; NLTK's Fisher test still works."""
+"""NLTK's Punkt imported without the rest of NLTK; the rest still works for whoever asks."""
 
 from __future__ import annotations
 
@@ -28,6 +28,40 @@ def test_punkt_comes_without_scipy_stats_and_fisher_still_works():
     run = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert run.returncode == 0, run.stderr
     float(run.stdout)  # NLTK's Fisher test imported scipy.stats when called
+
+
+WHOLE_LATER = """
+import sys
+from partialdup.text.sentences import SentenceSplitter
+from partialdup.text import punkt
+assert len(SentenceSplitter().split("One sentence. And a second one.")) == 2
+assert "nltk.translate" not in sys.modules and len([m for m in sys.modules if m.startswith("nltk")]) < 60
+package = sys.modules["nltk"]
+version = punkt.nltk_version()  # read without running nltk/__init__
+assert "nltk.translate" not in sys.modules
+import nltk
+assert nltk is package and nltk.tokenize.punkt.PunktSentenceTokenizer is punkt.PunktSentenceTokenizer
+assert "nltk.translate" not in sys.modules  # a submodule asked for is imported alone
+from nltk import wordpunct_tokenize, FreqDist  # names of nltk/__init__: it runs, in place
+assert nltk is sys.modules["nltk"] and "nltk.translate" in sys.modules
+assert nltk.PunktSentenceTokenizer is punkt.PunktSentenceTokenizer and nltk.__version__ == version
+print(nltk.__version__, wordpunct_tokenize("Hello there, world."), FreqDist("aab")["a"])
+"""
+
+
+def test_nltk_is_whole_for_whoever_asks_for_more_than_punkt():
+    run = subprocess.run([sys.executable, "-c", WHOLE_LATER], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert run.returncode == 0, run.stderr
+    version, tokens, count = run.stdout.split(" ", 1)[0], run.stdout.split(" ", 1)[1].rsplit(" ", 1)[0], run.stdout.split()[-1]
+    assert version.count(".") >= 1 and tokens == "['Hello', 'there', ',', 'world', '.']" and count == "2"
+
+
+def test_nltk_tokenize_is_whole_for_whoever_asks_for_it_first():
+    check = ("import sys; import partialdup.text.sentences; assert 'nltk.tokenize.treebank' not in sys.modules\n"
+             "from nltk.tokenize import RegexpTokenizer, TreebankWordTokenizer\n"
+             "import nltk; print(RegexpTokenizer(r'\\w+').tokenize('a b'), TreebankWordTokenizer().tokenize('c d'), nltk.__version__)")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("['a', 'b'] ['c', 'd'] 3."), run.stderr
 
 
 def test_an_nltk_imported_before_is_left_alone():
