@@ -34,6 +34,16 @@ def test_importing_the_package_loads_no_heavy_module():
     assert result.stdout.strip() == "[]"
 
 
+def test_scipy_is_imported_only_to_build_an_index():
+    code = ("import sys; import partialdup.cli.main; from partialdup import Document\n"
+            "from partialdup.pipeline.factory import make_detector; from partialdup.text.resources import load_idf\n"
+            "detector = make_detector(None, load_idf(None)); before = 'scipy' in sys.modules\n"
+            "detector.detect([Document('a', 'One line of text here.'), Document('b', 'One line of text here.')])\n"
+            "print(before, 'scipy.sparse' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert result.stdout.strip() == "False True"
+
+
 def test_an_unknown_name_is_an_attribute_error():
     try:
         partialdup.Nothing  # noqa: B018

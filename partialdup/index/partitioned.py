@@ -31,10 +31,12 @@ reference the tests hold the blocked product and the Dask engine to.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
 
 import numpy as np
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = [
     "Candidates",

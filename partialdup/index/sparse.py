@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
-from scipy import sparse
 
 from partialdup.core.arrays import sorted_isin
 from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
@@ -42,7 +41,10 @@ from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRe
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
 
-__all__ = ["SparseIndex", "PairMatches", "ReferenceIndex"]
+if TYPE_CHECKING:
+    from scipy import sparse
+
+__all__ = ["SparseIndex", "PairMatches", "ReferenceIndex", "load_sparse"]
 
 #: Query sentences per matrix product, at most ...
 BLOCK_ROWS = 4096
@@ -416,7 +418,16 @@ def _kept(
     return query[mask], key[mask], score[mask], shared[mask]
 
 
+def load_sparse() -> None:
+    """Imports SciPy's sparse matrices, which building an index needs (0.2 s;
+    not at every start: ``--help``, reading, the features), for a caller with
+    time to spare before it builds one."""
+    import scipy.sparse  # noqa: F401
+
+
 def _binary(rows: np.ndarray, columns: np.ndarray, height: int, width: int) -> sparse.csr_matrix:
+    from scipy import sparse  # lazily: imported once the index is built, not at every start
+
     data = np.ones(len(rows), dtype=np.int32)
     return sparse.csr_matrix((data, (rows, columns)), shape=(height, max(width, 0)), dtype=np.int32)
 

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from itertools import chain
 from math import ceil
-from typing import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 import numpy as np
-from scipy import sparse
 
 from partialdup.core.arrays import mix64, overlap_bound, popcount
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 __all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard"]
 
@@ -205,6 +207,8 @@ def _distinct(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int) -> sparse.csr_matrix:
+    from scipy import sparse  # lazily: imported once the index is built, not at every start
+
     # The 0/1 matrix of (row, column) pairs sorted by row, then column, made
     # as CSR at once (through COO it would copy the pairs twice more). Half
     # the memory of float64 and int64: float32 counts shared words exactly

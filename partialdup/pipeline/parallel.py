@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, S
 from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
+from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features, unpack_features
@@ -341,9 +342,10 @@ class LocalEngine:
             # The helpers inherit what the tokenizer loads on first use.
             detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
             # The calling process computes pieces too (pipeline/shared_work.py).
+            # The index built next needs SciPy: imported while the helpers compute.
             pieces = shared_pieces(
                 context, workers - 1, len(chunks), lambda k: list(map(detector.features, chunks[k])),
-                lambda k: _features_chunk(chunks[k], detector), back,
+                lambda k: _features_chunk(chunks[k], detector), back, meanwhile=load_sparse,
             )
             yield from _merged(docs, itertools.chain.from_iterable(pieces))
             return

@@ -45,6 +45,7 @@ def shared_pieces(
     here: Callable[[int], R],
     there: Callable[[int], Any],
     back: Callable[[int, Any], R] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[R]:
     """Pieces ``0 .. count - 1`` of a work, their results yielded in order.
 
@@ -56,6 +57,10 @@ def shared_pieces(
         there: Computes piece ``k`` in a helper, in a picklable form.
         back: Turns what ``there`` returned for piece ``k`` into what
             ``here`` returns: ``back(k, value)`` (None: it is that already).
+        meanwhile: Run once in the calling process, once the helpers are
+            started and before it takes a piece (work for a later stage,
+            done while they compute: the pieces it would have taken go to
+            them); not run when there is no helper.
 
     Raises:
         RuntimeError: A helper failed (its traceback is in the message) or
@@ -68,6 +73,8 @@ def shared_pieces(
         for process in processes:
             process.start()
     try:
+        if processes and meanwhile is not None:
+            meanwhile()
         yield from _in_order(counter, results, processes, count, here, back)
     except BaseException:
         for process in processes:

@@ -30,6 +30,20 @@ def test_a_helpers_result_goes_through_back():
     assert {kind for kind, _ in got} <= {"here", "there"}
 
 
+def test_meanwhile_runs_once_here_while_the_helpers_compute_and_changes_no_result():
+    calls = []
+
+    def meanwhile():
+        calls.append(os.getpid())
+        time.sleep(0.2)  # the helper takes pieces meanwhile
+
+    got = list(shared_pieces(_FORK, 1, 40, _slow_pid, _slow_pid, lambda number, value: value, meanwhile=meanwhile))
+    assert [number for number, _ in got] == list(range(40)) and calls == [os.getpid()]
+    assert {pid for _, pid in got} - {os.getpid()}  # the helper computed pieces
+    # Not run without a helper.
+    assert list(shared_pieces(_FORK, 0, 3, lambda k: k, lambda k: k, meanwhile=meanwhile)) == [0, 1, 2] and len(calls) == 1
+
+
 def test_no_piece_and_no_helper():
     assert list(shared_pieces(_FORK, 0, 3, lambda k: k * 2, lambda k: k, lambda k, v: v)) == [0, 2, 4]
     assert list(shared_pieces(_FORK, 2, 0, lambda k: k, lambda k: k, lambda k, v: v)) == []
