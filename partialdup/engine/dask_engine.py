@@ -298,6 +298,7 @@ class DaskEngine:
         jobs: Sequence[PairJob],
     ) -> list[PairSpans]:
         """Each job's spans, in the jobs' order: tasks of a few document pairs each."""
+        jobs = list(jobs)  # made once here (jobs may be made when read: PairJobs)
         if not jobs:
             return []
         plugin = self._plugin(detector)

@@ -357,21 +357,26 @@ class LocalEngine:
         self, detector: Detector, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
         jobs: Sequence[PairJob],
     ) -> list[PairSpans]:
-        """Each job's spans, in the jobs' order."""
-        weight = sum(len(job.evidence.pairs) for job in jobs)
-        workers = min(self.workers, len(jobs), weight // max(self.min_pairs, 1))
+        """Each job's spans, in the jobs' order. Jobs made when read
+        (:class:`~partialdup.pipeline.tail.PairJobs`) are made by the process
+        that takes them, when forked."""
+        weights = getattr(jobs, "weights", None)
+        if weights is None:
+            weights = [len(job.evidence.pairs) + 1 for job in jobs]
+        workers = min(self.workers, len(jobs), (sum(weights) - len(weights)) // max(self.min_pairs, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in jobs]
-        chunks = _chunks(jobs, [len(job.evidence.pairs) + 1 for job in jobs], workers)
+        chunks = _chunks(range(len(jobs)), weights, workers)
         context = _context()
         if context.get_start_method() == "fork":
 
             def spans(number: int) -> list[PairSpans]:
-                return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in chunks[number]]
+                return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in map(jobs.__getitem__, chunks[number])]
 
             return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, len(chunks), spans, spans)))
+        made = [[jobs[i] for i in chunk] for chunk in chunks]  # made here: the pool pickles them
         with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
-            return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, chunks)))
+            return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, made)))
 
     def judged(
         self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],

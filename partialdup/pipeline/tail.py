@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Callable, Sequence
+from typing import Callable, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, RunStats, SentencePair, Span
 from partialdup.index.exact_first import exact_run_stats
@@ -22,7 +22,7 @@ from partialdup.pipeline.edits import EditedStage
 from partialdup.pipeline.lookups import Lookups
 from partialdup.pipeline.sidework import Judged, edited_copies, judging, near_copies
 
-__all__ = ["SpanStage", "PairEvidence", "PairJob", "PairSpans", "PairRunner"]
+__all__ = ["SpanStage", "PairEvidence", "PairJob", "PairJobs", "PairSpans", "PairRunner"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,43 @@ class PairJob:
     evidence: PairEvidence
     a_ranks: tuple[int, ...]
     b_ranks: tuple[int, ...]
+
+
+class PairJobs(Sequence[PairJob]):
+    """The jobs of some document pairs, each made when it is read.
+
+    Made by the calling process before they are handed out, the jobs of the
+    English bench corpus (the word checks of their whole matches, their
+    evidence and ranks) cost it about a second alone. A forked helper that
+    inherits this object makes the jobs it takes itself. A job is a pure
+    function of the run's state when it is read: reading it twice, in
+    whichever process, makes it twice, the same.
+
+    Args:
+        keys: The document pairs (A number, B number), in order.
+        make: Makes the job of a document pair.
+        weights: Each job's share of the work (its records plus one), to cut
+            them into pieces without making them.
+    """
+
+    def __init__(self, keys: Sequence[tuple[int, int]], make: Callable[[tuple[int, int]], PairJob], weights: Sequence[int]) -> None:
+        self._keys = keys
+        self._make = make
+        self.weights = weights
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> PairJob: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[PairJob]: ...
+
+    def __getitem__(self, index: int | slice) -> PairJob | list[PairJob]:
+        if isinstance(index, slice):
+            return [self._make(key) for key in self._keys[index]]
+        return self._make(self._keys[index])
 
 
 @dataclass(frozen=True)
@@ -139,36 +176,44 @@ class SpanStage(EditedStage):
                 for a, b in list(pairs.by_documents):
                     if not keep(a, b):
                         del pairs.by_documents[(a, b)]
-        if edited is not None:
-            self._judge_whole_words(lookups.whole, found, apart if boilerplate_spans else None, a_docs, b_docs)
+        whole_words = self._whole_by_pair(lookups.whole, found) if edited is not None else {}
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
-        detection = self._detection(a_docs, b_docs, found, index, skipping, runner)
+        detection = self._detection(a_docs, b_docs, found, index, skipping, runner, whole_words)
         listed = boilerplate_sentences(verdict, a_docs)
         if not (boilerplate_spans and apart.by_documents):
             return replace(detection, boilerplate_sentences=listed)
-        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, runner)
+        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, runner, whole_words)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
+
+    def _whole_by_pair(
+        self, whole: Sequence[tuple[SentenceKey, SentenceKey, float, bool]], found: FoundPairs
+    ) -> dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]]:
+        """The whole matches by document pair (A number, B number, as
+        ``found`` stores them): (first, second, weak) of each, in order, for
+        :meth:`_judge_whole_words` of the pairs whose spans are built."""
+        by_pair: dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]] = {}
+        oriented = found.oriented
+        for first, second, _, weak in whole:
+            a_key, b_key = oriented(first, second)
+            by_pair.setdefault((a_key[0], b_key[0]), []).append((first, second, weak))
+        return by_pair
 
     def _judge_whole_words(
         self,
-        whole: Sequence[tuple[SentenceKey, SentenceKey, float, bool]],
+        whole: Sequence[tuple[SentenceKey, SentenceKey, bool]],
         found: FoundPairs,
-        apart: FoundPairs | None,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
     ) -> None:
-        """The word checks of the whole matches whose spans are built: a weak
-        one whose words agree is weak no longer (:meth:`_words_confirm`), one
-        whose words disagree is tentative (:meth:`_words_disagree`). Done
-        after boilerplate is set apart, as neither mark changes it: most
-        whole matches of a run are boilerplate, and a pair's marks matter
-        only to its spans. (Later stages pass over a pair already found, so
-        no other record marks a whole match.)"""
-        built = set(found.by_documents) | (set(apart.by_documents) if apart is not None else set())
-        for first, second, _, weak in whole:
-            a_key, b_key = found.oriented(first, second)
-            if (a_key[0], b_key[0]) not in built:
-                continue
+        """The word checks of one document pair's whole matches (first,
+        second, weak), when its spans are built: a weak one whose words
+        agree is weak no longer (:meth:`_words_confirm`), one whose words
+        disagree is tentative (:meth:`_words_disagree`). Done after
+        boilerplate is set apart, as neither mark changes it: most whole
+        matches of a run are boilerplate, and a pair's marks matter only to
+        its spans (and marking twice marks the same). (Later stages pass
+        over a pair already found, so no other record marks a whole match.)"""
+        for first, second, weak in whole:
             da, i, db, m = a_docs[first[0]], first[1], b_docs[second[0]], second[1]
             if weak and self._words_confirm(da, i, db, m):
                 found.mark_strong(first, second)
@@ -183,6 +228,7 @@ class SpanStage(EditedStage):
         index: ReferenceIndex,
         lookups: Lookups,
         runner: PairRunner | None = None,
+        whole_words: dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]] | None = None,
     ) -> Detection:
         searches, a_boilerplate, b_boilerplate = lookups.searches, lookups.a_boilerplate, lookups.b_boilerplate
         # Boilerplate sentences, like sentences too short to have features,
@@ -195,12 +241,17 @@ class SpanStage(EditedStage):
                 cache[(side, number)] = tuple(matchable_ranks(flags))
             return cache[(side, number)]
 
-        jobs = [
-            PairJob(
+        def job(key: tuple[int, int]) -> PairJob:
+            a, b = key
+            self._judge_whole_words((whole_words or {}).get(key, ()), found, a_docs, b_docs)
+            return PairJob(
                 a, b, PairEvidence.of(found, a, b), ranks(0, a, a_docs[a], a_boilerplate), ranks(1, b, b_docs[b], b_boilerplate)
             )
-            for a, b in list(found.by_documents)
-        ]
+
+        # Each job made by whichever process computes its spans (PairJobs).
+        keys = list(found.by_documents)
+        by_documents = found.by_documents
+        jobs = PairJobs(keys, job, [len(by_documents[key]) + 1 for key in keys])
         # Each document pair's spans, refined and scored, on its own (in
         # worker processes or on a cluster when a runner says so); put
         # together in the order one process gives them.

@@ -109,6 +109,16 @@ def test_detect_on_the_slice_is_byte_identical_with_two_workers(detector, source
     assert two.stats == one.stats
 
 
+def test_boilerplate_spans_are_byte_identical_with_two_workers(detector, sources, suspicious):
+    # The jobs are made by the helpers that take them (pipeline/tail.py
+    # PairJobs), twice for a pair with both copies and boilerplate.
+    documents = [*sources, *suspicious]
+    one = detector.detect(documents, engine=LocalEngine(1), boilerplate_spans=True)
+    two = detector.detect(documents, engine=_workers(), boilerplate_spans=True)
+    assert one.boilerplate_spans and _jsonl(two) == _jsonl(one)
+    assert two.boilerplate_spans == one.boilerplate_spans and two.boilerplate_sentences == one.boilerplate_sentences
+
+
 def test_check_on_the_slice_is_byte_identical_with_two_workers(detector, sources, suspicious):
     one = detector.check(suspicious, sources, engine=LocalEngine(1))
     two = detector.check(suspicious, sources, engine=_workers())
