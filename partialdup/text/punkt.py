@@ -10,9 +10,10 @@ packages alone, their ``__init__`` not run (:func:`_import_punkt_alone`),
 and Punkt is imported from them. The first attribute anyone asks of such a
 package that it lacks (``nltk.word_tokenize``, ``from nltk import
 sent_tokenize``, ``nltk.__version__``) runs its ``__init__`` in it then, in
-place: the same module object becomes the whole package, at that caller's
-cost, not at every start; a submodule asked for is imported alone. An NLTK
-imported before is used as it is.
+place (one thread runs it, threads asking meanwhile wait for it): the same
+module object becomes the whole package, at that caller's cost, not at every
+start; a submodule asked for is imported alone. An NLTK imported before is
+used as it is.
 
 NLTK (3.9.3 on) runs every pattern of Punkt through ``nltk.redos``: a
 wrapper that calls the ``regex`` engine with a wall-clock time-out, meant for
@@ -29,6 +30,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import threading
 from types import ModuleType
 from typing import Any, Callable
 
@@ -53,7 +55,14 @@ def _import_punkt_alone() -> None:
 
 
 def _whole_on_first_use(package: ModuleType) -> Callable[[str], Any]:
+    # One thread runs __init__; another asking meanwhile waits for it. The
+    # hook stays until __init__ has run (its own ``from nltk import data``
+    # comes here); then it goes, and a missing name is an AttributeError.
+    lock = threading.RLock()
+    started = False
+
     def __getattr__(name: str) -> Any:
+        nonlocal started
         # A submodule not imported yet (``from nltk import data`` asks first
         # whether the package has it): imported, as the import system would.
         submodule = f"{package.__name__}.{name}"
@@ -61,10 +70,12 @@ def _whole_on_first_use(package: ModuleType) -> Callable[[str], Any]:
             return importlib.import_module(submodule)
         # A name the package's __init__ would have set: run it now, in this
         # module (its submodules already imported are used as they are).
-        if "__getattr__" in vars(package):
-            del package.__getattr__
-            package.__spec__.loader.exec_module(package)  # type: ignore[union-attr]
-        return getattr(package, name)
+        with lock:
+            if not started:
+                started = True
+                package.__spec__.loader.exec_module(package)  # type: ignore[union-attr]
+                vars(package).pop("__getattr__", None)
+        return object.__getattribute__(package, name)
 
     return __getattr__
 
@@ -73,7 +84,7 @@ def nltk_version() -> str:
     """``nltk.__version__``; while NLTK is its package alone, read as
     ``nltk/__init__`` reads it (its VERSION file), without running the rest."""
     package = sys.modules["nltk"]
-    if "__getattr__" not in vars(package):
+    if "__version__" in vars(package):
         return str(package.__version__)
     try:
         with open(os.path.join(package.__path__[0], "VERSION"), encoding="utf-8") as version:

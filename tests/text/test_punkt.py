@@ -64,6 +64,17 @@ def test_nltk_tokenize_is_whole_for_whoever_asks_for_it_first():
     assert run.returncode == 0 and run.stdout.startswith("['a', 'b'] ['c', 'd'] 3."), run.stderr
 
 
+def test_threads_asking_at_once_each_find_the_whole_package():
+    check = ("import threading; import partialdup.text.sentences\n"
+             "got = []\n"
+             "def ask():\n"
+             "    import nltk; got.append(nltk.wordpunct_tokenize('a b') == ['a', 'b'] and nltk.FreqDist is not None)\n"
+             "threads = [threading.Thread(target=ask) for _ in range(8)]\n"
+             "[t.start() for t in threads]; [t.join() for t in threads]; print(got)")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == str([True] * 8), run.stderr
+
+
 def test_an_nltk_imported_before_is_left_alone():
     check = "import sys, nltk; import partialdup.text.punkt; print('scipy.stats' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO, timeout=120)
