@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Callable, Sequence, overload
+from typing import Callable, Mapping, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, RunStats, SentencePair, Span
 from partialdup.index.exact_first import exact_run_stats
@@ -178,11 +178,11 @@ class SpanStage(EditedStage):
                         del pairs.by_documents[(a, b)]
         whole_words = self._whole_by_pair(lookups.whole, found) if edited is not None else {}
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
-        detection = self._detection(a_docs, b_docs, found, index, skipping, runner, whole_words)
+        detection = self._detection(a_docs, b_docs, found, index, skipping, whole_words, runner)
         listed = boilerplate_sentences(verdict, a_docs)
         if not (boilerplate_spans and apart.by_documents):
             return replace(detection, boilerplate_sentences=listed)
-        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, runner, whole_words)
+        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, whole_words, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
 
     def _whole_by_pair(
@@ -227,8 +227,8 @@ class SpanStage(EditedStage):
         found: FoundPairs,
         index: ReferenceIndex,
         lookups: Lookups,
+        whole_words: Mapping[tuple[int, int], Sequence[tuple[SentenceKey, SentenceKey, bool]]],
         runner: PairRunner | None = None,
-        whole_words: dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]] | None = None,
     ) -> Detection:
         searches, a_boilerplate, b_boilerplate = lookups.searches, lookups.a_boilerplate, lookups.b_boilerplate
         # Boilerplate sentences, like sentences too short to have features,
@@ -243,7 +243,7 @@ class SpanStage(EditedStage):
 
         def job(key: tuple[int, int]) -> PairJob:
             a, b = key
-            self._judge_whole_words((whole_words or {}).get(key, ()), found, a_docs, b_docs)
+            self._judge_whole_words(whole_words.get(key, ()), found, a_docs, b_docs)
             return PairJob(
                 a, b, PairEvidence.of(found, a, b), ranks(0, a, a_docs[a], a_boilerplate), ranks(1, b, b_docs[b], b_boilerplate)
             )
