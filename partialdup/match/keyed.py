@@ -13,14 +13,14 @@ they are read.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, Collection, Iterator, Sequence, Union
+from typing import Callable, Collection, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin
 from partialdup.match.pairs import FoundPairs, SentenceKey
 
-__all__ = ["KeyedMatches", "Pending"]
+__all__ = ["KeyedMatches", "Pending", "RowPart"]
 
 #: Records made at once while reading (bounds the memory of one chunk).
 _CHUNK = 1 << 16
@@ -79,13 +79,30 @@ class KeyedMatches:
         """The arrays' records at positions ``low`` to ``high``, but those
         ``drop`` tests true, in order."""
         first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
+        for first, second, score in self.array_rows(low, high, drop):
+            yield from zip(map(first_key, first.tolist()), map(second_key, second.tolist()), score.tolist())
+
+    def array_rows(self, low: int, high: int, drop: RowTest | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`array_records` as arrays, a chunk at a time: the (first,
+        second) positions in :attr:`first_keys` and :attr:`second_keys`
+        and the scores of the records kept."""
         for start in range(low, min(high, len(self._first)), _CHUNK):
             end = min(start + _CHUNK, high)
             first, second, score = self._first[start:end], self._second[start:end], self._score[start:end]
             if drop is not None:
                 kept = ~drop(first, second)
                 first, second, score = first[kept], second[kept], score[kept]
-            yield from zip(map(first_key, first.tolist()), map(second_key, second.tolist()), score.tolist())
+            yield first, second, score
+
+    @property
+    def first_keys(self) -> Sequence[SentenceKey]:
+        """The sentence at each first position."""
+        return self._first_keys
+
+    @property
+    def second_keys(self) -> Sequence[SentenceKey]:
+        """The sentence at each second position."""
+        return self._second_keys
 
     def touching(self, first: Collection[SentenceKey], second: Collection[SentenceKey], least: float) -> Iterator[Record]:
         """The records scoring ``least`` or more whose first sentence is one
@@ -174,13 +191,37 @@ class Pending:
         return len(self._records)
 
     def __iter__(self) -> Iterator[Record]:
-        return self.part(0, len(self))
+        return iter(self.part(0, len(self)))
 
-    def part(self, low: int, high: int) -> Iterator[Record]:
-        """The records kept among positions ``low`` to ``high`` (excluded), in order."""
+    def part(self, low: int, high: int) -> Iterable[Record]:
+        """The records kept among positions ``low`` to ``high`` (excluded),
+        in order; those of the arrays, when they are filtered by positions,
+        can also be read as arrays (:class:`RowPart`)."""
         records, keep = self._records, self._keep
         if isinstance(records, KeyedMatches) and self._drop is not None:
-            later = (record for record in records.later_records(low, high) if keep(record[0], record[1]))
-            return chain(records.array_records(low, high, self._drop), later)
+            return RowPart(records, low, high, self._drop, keep)
         found = records.records(low, high) if isinstance(records, KeyedMatches) else iter(records[low:high])
         return (record for record in found if keep(record[0], record[1]))
+
+
+class RowPart:
+    """Records of :meth:`Pending.part` read from the arrays: iterated, the
+    records in order; or, for a check that can judge many at once on their
+    positions, :meth:`rows` (the arrays' records, a chunk at a time), then
+    :meth:`later` (the few records added after the arrays')."""
+
+    def __init__(self, records: KeyedMatches, low: int, high: int, drop: RowTest, keep: Callable[[SentenceKey, SentenceKey], bool]) -> None:
+        self.records, self._low, self._high, self._drop, self._keep = records, low, high, drop, keep
+
+    def __iter__(self) -> Iterator[Record]:
+        return chain(self.records.array_records(self._low, self._high, self._drop), self.later())
+
+    def rows(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The arrays' records kept, as (first positions, second positions,
+        scores) chunks, positions in the records' ``first_keys`` and ``second_keys``."""
+        return self.records.array_rows(self._low, self._high, self._drop)
+
+    def later(self) -> list[Record]:
+        """The later records kept, after the arrays'."""
+        keep = self._keep
+        return [record for record in self.records.later_records(self._low, self._high) if keep(record[0], record[1])]

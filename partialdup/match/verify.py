@@ -40,9 +40,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 from rapidfuzz import fuzz
 
-from partialdup.match.keyed import KeyedMatches, Pending
+from partialdup.match.keyed import KeyedMatches, Pending, RowPart
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from partialdup.match.score import letters, normalised_letters
@@ -240,6 +241,10 @@ class NearMissCheck:
         """
         seen: dict[tuple[int, SentenceKey], SentenceLetters | None] = {} if memo is None else memo
         other_side = 0 if first_docs is second_docs else 1  # detect: one set of documents
+        if isinstance(near_misses, Pending):
+            near_misses = near_misses.part(0, len(near_misses))
+        if isinstance(near_misses, RowPart):
+            return self._accepted_rows(near_misses, first_docs, second_docs, seen, other_side)
         near_misses = list(near_misses)
         for docs, second_side in ((first_docs, False), (second_docs, True)):
             # Documents read from elsewhere (a store's) are read together:
@@ -273,6 +278,81 @@ class NearMissCheck:
             ):  # copied(a, b)
                 accepted.append((first, second, score))
         return accepted
+
+    def _accepted_rows(
+        self, part: RowPart, first_docs: Sequence[DocumentFeatures], second_docs: Sequence[DocumentFeatures],
+        seen: dict[tuple[int, SentenceKey], SentenceLetters | None], other_side: int,
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """:meth:`accepted` of records read as arrays: each sentence's letters
+        made once; what :meth:`same` and :meth:`embedded` test before they
+        compare letters tested on the arrays (it rules out 238,000 of the
+        828,000 near misses of the English bench corpus, 130,000 of the
+        232,000 Chinese); the letters compared only for the others, in order,
+        without a tuple or a look-up per record (the judging of the English
+        near misses took 2.1-2.3 s of CPU with one loop over the records,
+        1.5-1.9 s this way)."""
+        first_keys, second_keys = part.records.first_keys, part.records.second_keys
+        same, inside = self.same, self._inside
+        accepted = []
+        for first, second, score in part.rows():
+            a_made, a_where, a = self._letters_at(first, first_keys, first_docs, seen, 0)
+            b_made, b_where, b = self._letters_at(second, second_keys, second_docs, seen, other_side)
+            whole, inner = self._may_copy(a, b)
+            rows = np.flatnonzero(whole | inner)
+            for row, first_letters, second_letters, is_whole, is_inner in zip(
+                rows.tolist(), map(a_made.__getitem__, a_where[rows].tolist()), map(b_made.__getitem__, b_where[rows].tolist()),
+                whole[rows].tolist(), inner[rows].tolist(),
+            ):
+                x, y = first_letters.letters, second_letters.letters
+                if (is_whole and same(x, y)) or (is_inner and (inside(x, y) if len(x) <= len(y) else inside(y, x))):
+                    accepted.append((first_keys[first[row]], second_keys[second[row]], float(score[row])))
+        later = part.later()
+        return accepted + (self.accepted(later, first_docs, second_docs, seen) if later else [])
+
+    def _may_copy(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which records :meth:`same` may accept, and which :meth:`embedded`
+        may, told by their sentences' (letters, tokens, numbered heading)
+        columns (letters -1: no text, never accepted): the tests of
+        :meth:`accepted`'s loop and :meth:`embedded`'s before it compares
+        letters."""
+        count = len(a)
+        a_letters, b_letters = a[:, 0], b[:, 0]
+        shorter, longer = np.minimum(a_letters, b_letters), np.maximum(a_letters, b_letters)
+        known = shorter >= 0
+        whole = np.zeros(count, bool)
+        if self.min_ratio:
+            whole = known & (shorter > 0) & (200 * shorter + 1e-6 >= self.min_ratio * (a_letters + b_letters))
+        inner = np.zeros(count, bool)
+        if self.min_inside:
+            short_side = np.where((a_letters <= b_letters)[:, None], a, b)  # embedded()'s shorter sentence
+            inner = known & (shorter >= MIN_EMBEDDED_LETTERS) & (longer >= EMBEDDED_LENGTH_RATIO * shorter)
+            inner &= (short_side[:, 1] >= MIN_EMBEDDED_TOKENS) & (short_side[:, 2] == 0)
+        return whole, inner
+
+    def _letters_at(
+        self, positions: np.ndarray, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],
+        seen: dict[tuple[int, SentenceKey], SentenceLetters | None], side: int,
+    ) -> tuple[list[Any], np.ndarray, np.ndarray]:
+        """The letters of each distinct sentence at ``positions`` (made once,
+        kept in ``seen``), where each position's are in that list, and each
+        position's (letters' length, tokens, numbered heading) row (-1, 0, 0:
+        no letters, the document came without its text)."""
+        distinct, where = np.unique(positions, return_inverse=True)
+        sentences = [keys[position] for position in distinct.tolist()]
+        prefetch = getattr(docs, "prefetch", None)
+        if prefetch is not None:
+            prefetch(sorted({d for d, _ in sentences}))
+        of_sentence, absent = self.of_sentence, _ABSENT
+        made = []
+        for sentence in sentences:
+            letters = seen.get((side, sentence), absent)
+            if letters is absent:
+                letters = seen[(side, sentence)] = of_sentence(docs[sentence[0]], sentence[1])
+            made.append(letters)
+        columns = np.array(
+            [(-1, 0, 0) if one is None else (len(one.letters), one.tokens, one.numbered_heading) for one in made], np.int64
+        ).reshape(-1, 3)
+        return made, where, columns[where]
 
     def accepted_plain(
         self,

@@ -185,3 +185,88 @@ def test_accepted_gives_what_the_plain_loop_gives(tokenizer, sample_features, ra
         assert len(accepted) > 200  # every sentence with itself
     if not ratio:
         assert len(accepted) >= 4  # the quotations
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from([0.0, 50.0, 85.5, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.booleans(), st.integers(20, 80),
+    st.sampled_from([5, 97, 1 << 16]), st.booleans(),
+)
+def test_accepted_on_arrays_gives_what_the_plain_loop_gives(tokenizer, sample_features, ratio, inside, one_set, step, chunk, textless):
+    # The records as the tail reads them (KeyedMatches, the pairs found
+    # already dropped by positions, a few later records, ranges of positions
+    # in chunks of any size), judged on the arrays, against the plain loop
+    # over the same records; a document without its text has no letters.
+    import dataclasses
+
+    import numpy as np
+
+    from partialdup.match import keyed
+    from partialdup.match.keyed import KeyedMatches, Pending, RowPart
+    from partialdup.match.pairs import FoundPairs
+
+    if not (ratio or inside):
+        inside = 95.0
+    check = NearMissCheck(tokenizer.normalise, ratio, inside)
+    first_docs = list(sample_features)
+    if textless:
+        first_docs[0] = dataclasses.replace(first_docs[0], text=None)
+    second_docs = first_docs if one_set else first_docs[::-1]
+    records = _records(first_docs, second_docs, step)
+    first_keys = sorted({a for a, _, _ in records})
+    second_keys = first_keys if one_set else sorted({b for _, b, _ in records})
+    place = {key: i for i, key in enumerate(first_keys)}
+    other = place if one_set else {key: i for i, key in enumerate(second_keys)}
+    arrays, later = records[:-4], records[-4:]
+    matches = KeyedMatches(
+        np.array([place[a] for a, _, _ in arrays]), np.array([other[b] for _, b, _ in arrays]),
+        np.array([s for _, _, s in arrays]), first_keys, None if one_set else second_keys,
+    ).with_more(later)
+    found = FoundPairs()
+    for a, b, s in records[::7]:
+        found.add(a, b, s)
+    pending = Pending.not_found(matches, found)
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk
+    try:
+        got, expected, memo = [], [], {}
+        for low in range(0, len(pending), 300):
+            part = pending.part(low, low + 300)
+            assert isinstance(part, RowPart)
+            got += check.accepted(part, first_docs, second_docs, memo)
+            expected += check.accepted_plain(list(part), first_docs, second_docs)
+        assert got == expected
+        assert check.accepted(pending, first_docs, second_docs) == expected
+    finally:
+        keyed._CHUNK = original
+    if one_set and ratio and not textless:
+        assert len(got) > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.text("ab", min_size=15, max_size=30), st.integers(0, 9), st.booleans(), st.text("ab", max_size=60), st.booleans(),
+                       st.integers(0, 9), st.booleans(), st.booleans()), max_size=12),
+    st.sampled_from([0.0, 85.5, 100.0]), st.sampled_from([0.0, 95.0]),
+)
+def test_the_tests_on_arrays_pass_every_pair_the_checks_accept(tokenizer, rows, ratio, inside):
+    # _may_copy's masks are what accepted() and embedded() test before they
+    # compare letters: a pair the checks accept is never ruled out. Half the
+    # longer sentences hold the shorter whole (an embedded copy).
+    import numpy as np
+
+    from partialdup.match.verify import SentenceLetters
+
+    if not (ratio or inside):
+        inside = 95.0
+    check = NearMissCheck(tokenizer.normalise, ratio, inside)
+    pairs = []
+    for short, short_tokens, heading, extra, holds, long_tokens, long_heading, swap in rows:
+        a = SentenceLetters(short, short_tokens, heading)
+        b = SentenceLetters(extra[: len(extra) // 2] + short + extra[len(extra) // 2 :] if holds else extra, long_tokens, long_heading)
+        pairs.append((b, a) if swap else (a, b))
+    columns = lambda side: np.array([(len(p[side].letters), p[side].tokens, p[side].numbered_heading) for p in pairs], np.int64).reshape(-1, 3)  # noqa: E731
+    whole, inner = check._may_copy(columns(0), columns(1))
+    for (a, b), may_whole, may_inner in zip(pairs, whole.tolist(), inner.tolist()):
+        assert check.same(a.letters, b.letters) <= may_whole
+        assert check.embedded(a, b) == (may_inner and check._inside(*sorted((a.letters, b.letters), key=len)))
