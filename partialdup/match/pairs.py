@@ -69,6 +69,21 @@ class FoundPairs:
             self._weak.add((first, second))
         (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
 
+    def add_all(self, records: Iterable[tuple[SentenceKey, SentenceKey, float]]) -> None:
+        """:meth:`add` of each (first, second, score) record, none weak,
+        tentative or words only, in one loop: the near misses whose
+        characters agree (86,000 on the English bench corpus, added by the
+        calling process alone)."""
+        order, direct, firm, by_documents = self._order, self._direct, self._firm, self._by_documents
+        for first, second, score in records:
+            if order is not None and order[first[0]] > order[second[0]]:
+                first, second = second, first
+            pair = (first, second)
+            by_documents[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
+            known = direct.get(pair)
+            direct[pair] = max(score, 0.0 if known is None else known)
+            firm.add(pair)
+
     @property
     def by_documents(self) -> dict[tuple[int, int], list[SentencePair]]:
         """The pairs of each (A document, B document), in the order recorded."""

@@ -402,6 +402,5 @@ class NearMissCheck:
         # judge are the same whoever judges them, and whenever.
         pending = Pending.not_found(near_misses, found)
         accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
-        for first, second, score in accepted:
-            found.add(first, second, score)
+        found.add_all(accepted)
         return [(first, second) for first, second, _ in accepted]

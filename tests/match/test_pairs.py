@@ -144,6 +144,28 @@ def test_adding_firm_records_at_once_is_adding_them_one_by_one(records):
         assert one.distinct((a[0], b[0])) == many.distinct((a[0], b[0]))
 
 
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+                          st.sampled_from([0.0, 0.3, 0.5, 1.0]), st.booleans()), max_size=20),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+                          st.sampled_from([0.0, 0.4, 0.7, 1.0])), max_size=20),
+       st.one_of(st.none(), st.permutations(range(4))))
+def test_adding_records_at_once_is_adding_them_one_by_one(firm, records, order):
+    # add_all after whole matches put off (add_firm) or not, pairs met twice,
+    # oriented by document place or not: what add gives, record by record.
+    firm = [((a, i), (b, m), score, weak) for a, i, b, m, score, weak in firm if a != b]
+    records = [((a, i), (b, m), score) for a, i, b, m, score in records if a != b]
+    one, many = FoundPairs(order=order), FoundPairs(order=order)
+    for found in (one, many):
+        found.add_firm(firm)
+    for first, second, score in records:
+        one.add(first, second, score)
+    many.add_all(records)
+    assert list(one.by_documents.items()) == list(many.by_documents.items())
+    assert one._direct == many._direct and one._firm == many._firm and one._weak == many._weak
+    assert one._tentative == many._tentative == set() and one._words_only == many._words_only == set()
+
+
 def test_marks_set_after_adding_change_how_a_pair_was_found():
     found = FoundPairs(order=[1, 0])
     found.add_firm([((0, 3), (1, 4), 1.0, True), ((0, 5), (1, 6), 1.0, False)])

@@ -240,7 +240,7 @@ def test_accepted_on_arrays_gives_what_the_plain_loop_gives(tokenizer, sample_fe
     finally:
         keyed._CHUNK = original
     if one_set and ratio and not textless:
-        assert len(got) > 100
+        assert len(got) > 20  # not a vacuous comparison: sentences with themselves, at least
 
 
 @settings(max_examples=300, deadline=None)
