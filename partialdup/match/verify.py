@@ -318,14 +318,14 @@ class NearMissCheck:
         count = len(a)
         a_letters, b_letters = a[:, 0], b[:, 0]
         shorter, longer = np.minimum(a_letters, b_letters), np.maximum(a_letters, b_letters)
-        known = shorter >= 0
+        # Both tests ask for a shorter side of at least one letter, which rules out -1.
         whole = np.zeros(count, bool)
         if self.min_ratio:
-            whole = known & (shorter > 0) & (200 * shorter + 1e-6 >= self.min_ratio * (a_letters + b_letters))
+            whole = (shorter > 0) & (200 * shorter + 1e-6 >= self.min_ratio * (a_letters + b_letters))
         inner = np.zeros(count, bool)
         if self.min_inside:
             short_side = np.where((a_letters <= b_letters)[:, None], a, b)  # embedded()'s shorter sentence
-            inner = known & (shorter >= MIN_EMBEDDED_LETTERS) & (longer >= EMBEDDED_LENGTH_RATIO * shorter)
+            inner = (shorter >= max(MIN_EMBEDDED_LETTERS, 1)) & (longer >= EMBEDDED_LENGTH_RATIO * shorter)
             inner &= (short_side[:, 1] >= MIN_EMBEDDED_TOKENS) & (short_side[:, 2] == 0)
         return whole, inner
 
