@@ -98,35 +98,67 @@ class WordSets:
         max_postings: int = WORD_POSTINGS,
         right_held: Mapping[str, int] | None = None,
     ) -> None:
-        if not 0.0 < threshold <= 1.0 or max_postings < 1:
-            raise ValueError("threshold must lie in (0, 1] and max_postings be >= 1")
-        self.threshold = threshold
-        self.max_postings = max_postings
-        self._self = right is None
         columns: dict[str, int] = {}
         # Numbered, then made sets, one side at a time (the words' arrays go
         # once their sets are made: each is tens of MB on large runs).
         left_sets = _distinct(*_word_numbers(left, columns))
-        right_sets = left_sets if right is None else _distinct(*_word_numbers(right, columns))
-        width = len(columns)
-        held = np.bincount(left_sets[1], minlength=width)
+        right_sets = None if right is None else _distinct(*_word_numbers(right, columns))
+        outside = None
         if right is not None and right_held is not None:
-            outside = np.zeros(width, np.int64)
+            outside = np.zeros(len(columns), np.int64)
             for word, column in columns.items():
                 outside[column] = right_held.get(word, 0)
+        self._setup(left_sets, len(left), right_sets, 0 if right is None else len(right), list(columns), threshold,
+                    max_postings, outside)
+
+    @classmethod
+    def of_columns(
+        cls, lengths: np.ndarray, columns: np.ndarray, words: Sequence[str], threshold: float, *,
+        max_postings: int = WORD_POSTINGS,
+    ) -> WordSets:
+        """The word sets of sentences already numbered, searched against
+        themselves (the pairs of ``WordSets(sentences, None, threshold)``).
+
+        Args:
+            lengths: Words of each sentence.
+            columns: Every sentence's words, in order, as column numbers.
+            words: Each column's word (ties in rarity go by the word).
+            threshold: As for the class.
+            max_postings: As for the class.
+        """
+        sets = cls.__new__(cls)
+        sets._setup(_distinct(np.asarray(lengths, np.int64), np.asarray(columns, np.int32)), len(lengths), None, 0,
+                    words, threshold, max_postings, None)
+        return sets
+
+    def _setup(
+        self, left_sets: tuple[np.ndarray, np.ndarray], left_count: int, right_sets: tuple[np.ndarray, np.ndarray] | None,
+        right_count: int, words: Sequence[str], threshold: float, max_postings: int, outside: np.ndarray | None,
+    ) -> None:
+        # Each side's distinct (row, column) pairs; ``words``: each column's
+        # word; ``outside``: per column, the sentences of the collection
+        # counted instead of the right side's own (see the class).
+        if not 0.0 < threshold <= 1.0 or max_postings < 1:
+            raise ValueError("threshold must lie in (0, 1] and max_postings be >= 1")
+        self.threshold = threshold
+        self.max_postings = max_postings
+        self._self = right_sets is None
+        width = len(words)
+        held = np.bincount(left_sets[1], minlength=width)
+        if outside is not None:
             held += outside
-        elif right is not None:
+        elif right_sets is not None:
             held += np.bincount(right_sets[1], minlength=width)
         # Rarest first, ties by the word itself: with capped postings the
         # prefixes, and so the pairs found, must not depend on the order of
         # the input (columns are numbered in input order).
         alphabetical = np.empty(width, np.int64)
-        alphabetical[np.fromiter(map(columns.__getitem__, sorted(columns)), np.int64, width)] = np.arange(width)
+        alphabetical[np.fromiter(sorted(range(width), key=words.__getitem__), np.int64, width)] = np.arange(width)
         rank = np.empty(width, np.int64)
         rank[np.lexsort((alphabetical, held))] = np.arange(width)
         common = held > self.max_postings
-        self._left = _SideSets(*left_sets, len(left), rank, threshold, width, common)
-        self._right = self._left if right is None else _SideSets(*right_sets, len(right), rank, threshold, width, common)
+        self._left = _SideSets(*left_sets, left_count, rank, threshold, width, common)
+        self._right = self._left if right_sets is None else _SideSets(*right_sets, right_count, rank, threshold, width, common)
 
     def pairs(self) -> Iterator[tuple[int, int, float]]:
         """(query row, indexed row, Jaccard) of every pair reaching the

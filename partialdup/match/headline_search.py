@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, run_at, title_words, word_units
 
@@ -33,6 +33,7 @@ def candidate_pairs(
     short_docs: Sequence[int] | None = None,
     long_docs: Sequence[int] | None = None,
     counts: Mapping[str, int] | None = None,
+    holding: Callable[[frozenset[str]], Iterable[int]] | None = None,
 ) -> list[tuple[int, int]]:
     """(short row, long row) of the pairs where the short sentence's title
     (:func:`title_words`) holds :data:`MIN_TOKENS` to :data:`MAX_TOKENS`
@@ -58,6 +59,10 @@ def candidate_pairs(
             pairs of the rows of ``longs``, are then those of the whole
             collection (:mod:`partialdup.store` hands a part of it). None:
             ``longs`` is the whole collection.
+        holding: The long rows holding one of some words, in order: the
+            only rows then read from ``longs`` (a search that holds the
+            words as numbers finds them at once, see
+            :mod:`partialdup.index.word_columns`). None: every row is read.
     """
     # Identical titles (a man page's colophon line in every page) are
     # looked up once, as one group of rows.
@@ -76,7 +81,8 @@ def candidate_pairs(
     keys = frozenset(by_key)
     looked_up: dict[tuple[str, ...], _Title] = {}
     found = []
-    for long_row, words in enumerate(longs):
+    for long_row in range(len(longs)) if holding is None else holding(keys):
+        words = longs[long_row]
         hit = keys.intersection(words) if len(words) > MIN_TOKENS else None
         if not hit:
             continue

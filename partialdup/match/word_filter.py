@@ -59,19 +59,38 @@ class WordFilters:
         """The filter of each sentence's words (uint64; 0 for a sentence without words)."""
         sentences = list(sentences)
         words = list(chain.from_iterable(sentences))
+        bits = self._known_bits(dict.fromkeys(words))
+        ones = np.left_shift(np.uint64(1), np.fromiter(map(bits.__getitem__, words), np.uint64, len(words)))
+        return _filters(ones, np.fromiter(map(len, sentences), np.int64, len(sentences)))
+
+    def of_columns(self, words: Sequence[str], lengths: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """:meth:`of_sentences` of sentences already numbered: ``lengths``
+        words each, all their words in order as ``columns`` (positions in
+        ``words``; see :class:`~partialdup.index.word_columns.WordColumns`).
+        Each column's bit is found once, then every word's taken from it."""
+        bits = self._known_bits(words)
+        column_ones = np.left_shift(np.uint64(1), np.fromiter(map(bits.__getitem__, words), np.uint64, len(words)))
+        return _filters(column_ones[columns], np.asarray(lengths, np.int64))
+
+    def _known_bits(self, distinct: Iterable[str]) -> dict[str, int]:
+        # The memo of bits, holding every word of ``distinct`` (hashed once).
         bits = self._bits
         if len(bits) > WORD_MEMO:
             bits.clear()
-        new = [word for word in dict.fromkeys(words) if word not in bits]
+        new = [word for word in distinct if word not in bits]
         bits.update(zip(new, (word_bit(key) for key in stable_hashes(new))))
-        ones = np.left_shift(np.uint64(1), np.fromiter(map(bits.__getitem__, words), np.uint64, len(words)))
-        sizes = np.fromiter(map(len, sentences), np.int64, len(sentences))
-        filters = np.zeros(len(sentences), np.uint64)
-        held = sizes > 0
-        if held.any():
-            starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[held]
-            filters[held] = np.bitwise_or.reduceat(ones, starts)
-        return filters
+        return bits
+
+
+def _filters(ones: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    # Each sentence's filter: the OR of its words' bits (``ones``, all
+    # sentences' in order; ``sizes`` words each); 0 for a sentence without words.
+    filters = np.zeros(len(sizes), np.uint64)
+    held = sizes > 0
+    if held.any():
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[held]
+        filters[held] = np.bitwise_or.reduceat(ones, starts)
+    return filters
 
 
 @dataclass(frozen=True)

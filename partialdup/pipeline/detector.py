@@ -217,16 +217,19 @@ class Detector(LookupStage, SpanStage):
     ) -> Detection:
         docs = list(engine.features(self, documents))
         # The word-set search and the headline candidates need only the
-        # documents: they run beside the index and the feature searches.
-        word_search = self._word_search(docs, engine.beside)
-        headline_search = self._headline_search(docs, engine.beside)
+        # documents: they run beside the index and the feature searches, on
+        # the words numbered first.
+        columns = self._word_columns(docs)
+        word_search = self._word_search(docs, engine.beside, columns)
+        headline_search = self._headline_search(docs, engine.beside, columns)
         index = self.build_index(docs, joins=False)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)
         for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
             place[number] = rank
         found = FoundPairs(order=place)
-        lookups = self._self_lookups(docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search)
+        lookups = self._self_lookups(
+            docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns)
         if retain is not None:
             retain.extend((docs, index, found, lookups))
         return self._spans(

@@ -15,7 +15,8 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
-from partialdup.index.inverted import IndexedSentence, entry_keys
+from partialdup.index.inverted import IndexedSentence, entry_columns, entry_keys
+from partialdup.index.word_columns import WordColumns
 from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
@@ -83,15 +84,36 @@ def scanned_sentences(docs: Sequence[DocumentFeatures], search: str = "words") -
 class EditedStage(DetectorBase):
     """The word checks of edited copies, shared by the look-ups and the tail."""
 
-    def _filter_rows(self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence]) -> FilterRows:
+    def _filter_rows(
+        self, docs: Sequence[DocumentFeatures], entries: Sequence[IndexedSentence], words: WordColumns | None = None
+    ) -> FilterRows:
         """Each indexed sentence's tokens and word filter (see
         :mod:`partialdup.match.word_filter`). A list of documents that holds
         them as arrays (``sentence_columns``: a store's candidates, known
-        without reading their words) gives them all at once."""
+        without reading their words) gives them all at once; so do the
+        documents' words numbered (``words``, :meth:`_word_columns`)."""
         columns = getattr(docs, "sentence_columns", None)
         if columns is not None:
             return FilterRows.of(*columns(entries))
+        if words is not None:
+            documents, positions = entry_columns(entries)
+            numbers = words.doc_starts[documents] + positions
+            filters = self._word_filters.of_columns(words.words, words.lengths, words.columns)
+            return FilterRows.of(words.tokens[numbers], filters[numbers])
         return self._filter_rows_of(docs, entry_keys(entries))
+
+    def _word_columns(self, docs: Sequence[DocumentFeatures]) -> WordColumns | None:
+        """``detect``: the documents' words numbered, for the word-set search,
+        the word filters and the headline candidates' search to read as
+        arrays (see :mod:`partialdup.index.word_columns`); made before the
+        searches start beside the caller, so that they read few of the
+        words themselves. None when edited copies and headlines are off, or
+        when a document is not plain features (a store's, read as needed)."""
+        if (self._edited is None and not self.config.headlines) or getattr(docs, "scanning", None) is not None:
+            return None
+        if not all(type(doc) is DocumentFeatures for doc in docs):
+            return None
+        return WordColumns.of(docs)
 
     def _filter_rows_of(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
         """:meth:`_filter_rows` of the sentences ``rows`` (document, sentence), from their words."""
@@ -130,16 +152,22 @@ class EditedStage(DetectorBase):
         least = self.config.min_tokens
         return [(d, s) for d, s, words in scanned_sentences(docs) if len(words) >= least]
 
-    def _word_loose_all(self, docs: Sequence[DocumentFeatures]) -> list[tuple[SentenceKey, SentenceKey, float]]:
+    def _word_loose_all(
+        self, docs: Sequence[DocumentFeatures], words: WordColumns | None = None
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """``detect``: pairs of sentences of different documents whose word
         sets reach :data:`~partialdup.index.words.WORD_JACCARD` (see
         :mod:`partialdup.index.words`), as (later sentence, earlier sentence,
         bag-Jaccard of their features), like the feature search's loose
-        candidates."""
-        rows = self._word_rows(docs)
-        if not rows:
-            return []
-        found = WordSets([docs[d].words[s] for d, s in rows], None, WORD_JACCARD).pairs()
+        candidates. ``words``: the documents' words numbered
+        (:meth:`_word_columns`), read instead of their words when given."""
+        if words is not None:
+            numbers = np.flatnonzero(words.known & (words.lengths >= self.config.min_tokens))
+            rows = words.keys(numbers)
+            found = WordSets.of_columns(*words.rows_columns(numbers), words.words, WORD_JACCARD).pairs() if rows else iter(())
+        else:
+            rows = self._word_rows(docs)
+            found = WordSets([docs[d].words[s] for d, s in rows], None, WORD_JACCARD).pairs() if rows else iter(())
         pairs = ((rows[q], rows[k]) for q, k, _ in found if rows[q][0] != rows[k][0])
         return self._word_pairs(pairs, docs, docs)
 

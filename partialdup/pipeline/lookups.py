@@ -20,6 +20,7 @@ from partialdup.core.types import DocumentFeatures, Token
 from partialdup.index.inverted import entry_keys
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
+from partialdup.index.word_columns import WordColumns
 from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.embedded import (
     MAX_TOKENS,
@@ -126,19 +127,21 @@ class LookupStage(EditedStage):
         )
 
     def _word_search(
-        self, docs: Sequence[DocumentFeatures], beside: Beside | None = None
+        self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
     ) -> Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None:
         """``detect``'s word-set search of edited copies, started (beside the
         caller, when ``beside`` can: see :mod:`partialdup.pipeline.sidework`);
-        calling the result gives its pairs. None when edited copies are off."""
+        calling the result gives its pairs. None when edited copies are off.
+        ``columns``: the documents' words numbered (:meth:`_word_columns`),
+        read instead of their words when given."""
         if self._edited is None:
             return None
-        return (beside or inline_beside)(partial(self._word_loose_all, docs), sum(len(doc.bags) for doc in docs))
+        return (beside or inline_beside)(partial(self._word_loose_all, docs, columns), sum(len(doc.bags) for doc in docs))
 
     def _self_lookups(
         self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
         beside: Beside | None = None, word_search: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None,
-        headline_search: Callable[[], list[HeadlineCandidate]] | None = None,
+        headline_search: Callable[[], list[HeadlineCandidate]] | None = None, columns: WordColumns | None = None,
     ) -> Lookups:
         """``detect``: every document's sentences against every other's, each
         pair once; ``product``: an engine's candidate product (None: here);
@@ -147,11 +150,12 @@ class LookupStage(EditedStage):
         :mod:`partialdup.pipeline.sidework`; None: in turn);
         ``word_search``: that search already started (:meth:`_word_search`);
         ``headline_search``: the headline candidates' search already started
-        (:meth:`_headline_search`)."""
+        (:meth:`_headline_search`); ``columns``: the documents' words
+        numbered (:meth:`_word_columns`), when made."""
         config = self.config
         # The word-set search needs only the documents: started first (beside
         # the feature searches, when an engine can), collected when needed.
-        word_pairs = word_search or self._word_search(docs, beside)
+        word_pairs = word_search or self._word_search(docs, beside, columns)
         index = index.using(product)
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not
@@ -179,7 +183,7 @@ class LookupStage(EditedStage):
             searches.append(near_matches)
         loose_matches = None
         if self._edited is not None:
-            filter_rows = self._filter_rows(docs, sentences)
+            filter_rows = self._filter_rows(docs, sentences, columns)
             # Filtered as the pairs are made: most of the search's pairs are not kept.
             loose_matches = index.sentences.search_all(
                 self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_rows=filter_rows, key_rows=filter_rows))
@@ -309,18 +313,28 @@ class LookupStage(EditedStage):
                 hits.append((first, second, score))
         return sorted(hits)
 
-    def _headline_search(self, docs: Sequence[DocumentFeatures], beside: Beside | None = None) -> Callable[[], list[HeadlineCandidate]] | None:
+    def _headline_search(
+        self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
+    ) -> Callable[[], list[HeadlineCandidate]] | None:
         """``detect``'s headline candidates (:meth:`_headline_candidates`),
         started (beside the caller, when ``beside`` can); calling the result
-        gives them. None when the headline rule is off."""
+        gives them. None when the headline rule is off. ``columns``: the
+        documents' words numbered (:meth:`_word_columns`), when made."""
         if not self.config.headlines:
             return None
-        return (beside or inline_beside)(partial(self._headline_candidates, docs, docs), sum(len(doc.bags) for doc in docs))
+        work = partial(self._headline_candidates, docs, docs, columns)
+        return (beside or inline_beside)(work, sum(len(doc.bags) for doc in docs))
 
-    def _headline_candidates(self, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> list[HeadlineCandidate]:
+    def _headline_candidates(
+        self, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures], columns: WordColumns | None = None
+    ) -> list[HeadlineCandidate]:
         """(side, headline, other side, longer sentence) of the candidates of
-        :meth:`_headline_hits`, found on the documents' words alone."""
+        :meth:`_headline_hits`, found on the documents' words alone;
+        ``columns``: ``detect``'s documents' words numbered, read where they
+        can be instead of the words (the same candidates)."""
         own = a_docs is b_docs
+        if own and columns is not None:
+            return self._own_headline_candidates(a_docs, columns)
         candidates: list[HeadlineCandidate] = []
         for side in (0, 1) if not own else (0,):
             other = 1 - side if not own else 0
@@ -335,6 +349,27 @@ class LookupStage(EditedStage):
             )
             candidates += [(side, shorts[row], other, longs[long_row]) for row, long_row in pairs]
         return candidates
+
+    def _own_headline_candidates(self, docs: Sequence[DocumentFeatures], columns: WordColumns) -> list[HeadlineCandidate]:
+        """:meth:`_headline_candidates` of ``detect`` (one list of documents)
+        read from their words numbered: the lengths pick the sentences that
+        may be titles and the longer ones, the words' counts are counted on
+        the arrays, and only the longer sentences holding a title's key word
+        are read as words."""
+        lengths = np.where(columns.known, columns.lengths, -1)
+        maybe = np.flatnonzero((lengths >= MIN_TOKENS) & (lengths <= MAX_TOKENS + 3))
+        shorts = [(d, s) for d, s in columns.keys(maybe) if _title_row(docs, d, s)]
+        long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
+        longs = columns.keys(long_numbers)
+        held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
+        present = np.flatnonzero(held)
+        counts = dict(zip(map(columns.words.__getitem__, present.tolist()), held[present].tolist()))
+        pairs = candidate_pairs(
+            [docs[d].words[s] for d, s in shorts], _KeyedWords(docs, longs),
+            short_docs=[d for d, _ in shorts], long_docs=[d for d, _ in longs], counts=counts,
+            holding=lambda words: columns.holding(long_numbers, words).tolist(),
+        )
+        return [(0, shorts[row], 0, longs[long_row]) for row, long_row in pairs]
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
@@ -400,15 +435,32 @@ def _title_rows(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
     # aside) has a headline's length, in order; only those that are lines of
     # their own where the document's text is at hand (a stored reference's
     # text is read for its candidates only, and judged then).
-    rows = []
-    for d, s, words in scanned_sentences(docs, "headlines"):
-        # (A section number is at most three tokens.)
-        if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
-            doc = docs[d]
-            text = doc.text if isinstance(doc, DocumentFeatures) else None
-            if text is None or line_shaped(text, doc.sentences[s]):
-                rows.append((d, s))
-    return rows
+    return [(d, s) for d, s, words in scanned_sentences(docs, "headlines") if _title_row(docs, d, s, words)]
+
+
+def _title_row(docs: Sequence[DocumentFeatures], d: int, s: int, words: Sequence[str] | None = None) -> bool:
+    # Whether sentence s of document d (its words, when at hand) is one of
+    # _title_rows'. (A section number is at most three tokens.)
+    words = docs[d].words[s] if words is None else words
+    if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
+        doc = docs[d]
+        text = doc.text if isinstance(doc, DocumentFeatures) else None
+        return text is None or line_shaped(text, doc.sentences[s])
+    return False
+
+
+class _KeyedWords(Sequence[Sequence[str]]):
+    """The words of sentences (document, sentence), each read when asked for."""
+
+    def __init__(self, docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey]) -> None:
+        self._docs, self._keys = docs, keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, row: int) -> Sequence[str]:  # type: ignore[override]
+        d, s = self._keys[row]
+        return self._docs[d].words[s]
 
 
 class _Confirmation:

@@ -133,3 +133,28 @@ def test_the_filters_rule_pairs_out_without_losing_one(monkeypatch):
     every, unfiltered = scored_and_found()
     assert found == unfiltered == plain_word_pairs(GPL_LINES, None, 0.15) and len(found) > 100
     assert filtered < every
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(words, max_size=14), st.sampled_from([0.3, 0.4, 0.6]), st.integers(1, 4),
+       st.lists(st.sampled_from("m n o p".split()), max_size=4, unique=True), st.randoms(use_true_random=False))
+def test_sentences_already_numbered_pair_as_their_words_do(sentences, threshold, cap, unused, random):
+    # Numbered in any order, with words none of the sentences holds: the
+    # numbering changes no pair (ties go by the word, bits by the column).
+    vocabulary = sorted(set(w for s in sentences for w in s)) + unused
+    random.shuffle(vocabulary)
+    column = {w: i for i, w in enumerate(vocabulary)}
+    lengths = np.array([len(s) for s in sentences], np.int64)
+    numbers = np.array([column[w] for s in sentences for w in s], np.int32)
+    numbered = list(WordSets.of_columns(lengths, numbers, vocabulary, threshold, max_postings=cap).pairs())
+    assert numbered == list(WordSets(sentences, None, threshold, max_postings=cap).pairs())
+
+
+def test_real_lines_numbered_pair_as_their_words_do():
+    lines = GPL_LINES[:300]
+    vocabulary = list(dict.fromkeys(w for line in lines for w in line))
+    column = {w: i for i, w in enumerate(vocabulary)}
+    lengths = np.array([len(line) for line in lines], np.int64)
+    numbers = np.array([column[w] for line in lines for w in line], np.int32)
+    numbered = list(WordSets.of_columns(lengths, numbers, vocabulary, WORD_JACCARD, max_postings=20).pairs())
+    assert numbered and numbered == list(WordSets(lines, None, WORD_JACCARD, max_postings=20).pairs())

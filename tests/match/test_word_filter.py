@@ -28,6 +28,19 @@ def test_filters_equal_the_plain_reference(sentences) -> None:
     assert filters.of_sentences(sentences).tolist() == [plain_filter(words) for words in sentences]  # remembered bits
 
 
+@settings(max_examples=200, deadline=None)
+@given(SENTENCES, st.randoms(use_true_random=False))
+def test_filters_of_numbered_words_equal_the_plain_reference(sentences, random) -> None:
+    vocabulary = list(set(w for words in sentences for w in words)) + ["unused"]
+    random.shuffle(vocabulary)
+    column = {w: i for i, w in enumerate(vocabulary)}
+    lengths = np.array([len(words) for words in sentences], np.int64)
+    numbers = np.array([column[w] for words in sentences for w in words], np.int32)
+    filters = WordFilters()
+    for _ in range(2):  # the second time, remembered bits
+        assert filters.of_columns(vocabulary, lengths, numbers).tolist() == [plain_filter(words) for words in sentences]
+
+
 @settings(max_examples=300, deadline=None)
 @given(SENTENCES, st.floats(0.0, 100.0))
 def test_a_pair_ruled_out_never_reaches_the_ratio(sentences, least) -> None:

@@ -1,0 +1,125 @@
+"""Every sentence's words as numbers: a run's words in a few arrays.
+
+Two searches read the words of every sentence of a ``detect`` run: the word
+sets of edited copies (:class:`~partialdup.index.words.WordSets`) and the
+word filters of the loose candidates
+(:class:`~partialdup.match.word_filter.WordFilters`). Read as tuples of
+strings, each walks millions of Python objects; and the word-set search
+runs in a process forked from the calling one, where reading an object
+writes its reference count and so copies the memory page it lies on: about
+a hundred MB per such process on the Chinese bench corpus, for words it
+only reads.
+
+:class:`WordColumns` numbers the words once, in the calling process, before
+such a process starts: afterwards both searches read arrays. Words are
+numbered in order of first occurrence (the searches' results do not depend
+on the numbering: :class:`~partialdup.index.words.WordSets` breaks ties by
+the words themselves, and a filter's bit comes from the word's hash).
+:meth:`WordColumns.words_of` gives a sentence's words back, the plain
+reference the tests compare with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from partialdup.core.types import DocumentFeatures
+
+__all__ = ["WordColumns"]
+
+
+@dataclass(frozen=True)
+class WordColumns:
+    """The words of every sentence of a list of documents, numbered.
+
+    Sentence numbers run over the documents in order: sentence ``s`` of
+    document ``d`` is number ``doc_starts[d] + s``.
+
+    Attributes:
+        words: Each column's word (column = position), in order of first occurrence.
+        column_of: Each word's column.
+        doc_starts: Number of each document's first sentence, and the
+            sentences in all last (int64, one more than the documents).
+        known: Whether each sentence's words are known (its document came
+            with them).
+        tokens: Tokens of each sentence (int64; its document's ``tokens``).
+        lengths: Words of each sentence (int64; 0 for a document whose words
+            are not known).
+        starts: Where each sentence's words begin in ``columns`` (int64).
+        columns: Every sentence's words, in order, as columns (int32).
+    """
+
+    words: list[str]
+    column_of: dict[str, int]
+    doc_starts: np.ndarray
+    known: np.ndarray
+    tokens: np.ndarray
+    lengths: np.ndarray
+    starts: np.ndarray
+    columns: np.ndarray
+
+    @classmethod
+    def of(cls, docs: Sequence[DocumentFeatures]) -> WordColumns:
+        """The words of ``docs`` (each document's ``words``; a document without
+        them counts its sentences with no words)."""
+        counts = np.fromiter((len(doc.sentences) for doc in docs), np.int64, len(docs))
+        doc_starts = np.zeros(len(docs) + 1, np.int64)
+        np.cumsum(counts, out=doc_starts[1:])
+        tokens = np.fromiter(chain.from_iterable(doc.tokens for doc in docs), np.int64, int(doc_starts[-1]))
+        sentences = [_aligned_words(doc) for doc in docs]
+        known = np.repeat(np.fromiter((len(doc.words) == len(doc.sentences) for doc in docs), bool, len(docs)), counts)
+        lengths = np.fromiter(map(len, chain.from_iterable(sentences)), np.int64, int(doc_starts[-1]))
+        starts = np.zeros(len(lengths), np.int64)
+        if len(lengths):
+            np.cumsum(lengths[:-1], out=starts[1:])
+        # A Python step per distinct word only; every word looked up by C
+        # loops (map, fromiter) straight into the array.
+        distinct = dict.fromkeys(chain.from_iterable(chain.from_iterable(sentences)))
+        numbered = {word: column for column, word in enumerate(distinct)}
+        columns = np.fromiter(
+            map(numbered.__getitem__, chain.from_iterable(chain.from_iterable(sentences))), np.int32, int(lengths.sum())
+        )
+        return cls(list(numbered), numbered, doc_starts, known, tokens, lengths, starts, columns)
+
+    def sentence(self, doc: int, sentence: int) -> int:
+        """The number of sentence ``sentence`` of document ``doc``."""
+        return int(self.doc_starts[doc]) + sentence
+
+    def keys(self, numbers: np.ndarray) -> list[tuple[int, int]]:
+        """(document, sentence) of each sentence number of ``numbers``."""
+        documents = np.searchsorted(self.doc_starts, numbers, side="right") - 1
+        return list(zip(documents.tolist(), (numbers - self.doc_starts[documents]).tolist()))
+
+    def holding(self, numbers: np.ndarray, words: Iterable[str]) -> np.ndarray:
+        """The positions in ``numbers`` (sentence numbers) of the sentences
+        holding one of ``words``, in order."""
+        wanted = np.fromiter((self.column_of[word] for word in words if word in self.column_of), np.int64)
+        lengths, columns = self.rows_columns(numbers)
+        rows = np.repeat(np.arange(len(numbers), dtype=np.int64), lengths)
+        return np.unique(rows[np.isin(columns, wanted)])
+
+    def words_of(self, number: int) -> tuple[str, ...]:
+        """The words of sentence ``number`` (the plain reference)."""
+        start = int(self.starts[number])
+        return tuple(self.words[column] for column in self.columns[start : start + int(self.lengths[number])].tolist())
+
+    def rows_columns(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The word counts of sentences ``rows`` and their words' columns, in
+        order, as :func:`~partialdup.index.words.WordSets` numbers them."""
+        lengths = self.lengths[rows]
+        # Each chosen sentence's first word, repeated, plus its place in the sentence.
+        total = int(lengths.sum())
+        ends = np.cumsum(lengths)
+        within = np.arange(total, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+        return lengths, self.columns[np.repeat(self.starts[rows], lengths) + within]
+
+
+def _aligned_words(doc: DocumentFeatures) -> Sequence[Sequence[str]]:
+    # Its words per sentence, or none for each sentence when not known.
+    if len(doc.words) == len(doc.sentences):
+        return doc.words
+    return [()] * len(doc.sentences)

@@ -1,0 +1,71 @@
+"""A run's words numbered (index/word_columns.py): every array against the words it numbers."""
+
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from partialdup.index.word_columns import WordColumns
+
+from tests.paths import SAMPLES
+
+# Real sentences: lines of the GPL (samples/), split on spaces, a document per ten lines.
+GPL_LINES = [tuple(line.split()) for line in (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8").splitlines()]
+
+
+def _doc(sentences, words_known=True):
+    # What WordColumns reads of a document: its sentences, token counts and words.
+    return SimpleNamespace(sentences=sentences, tokens=tuple(map(len, sentences)), words=tuple(sentences) if words_known else ())
+
+
+words = st.lists(st.sampled_from("a b c d e f g h".split()), max_size=6).map(tuple)
+documents = st.lists(st.tuples(st.lists(words, max_size=5), st.booleans()), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents)
+def test_every_sentence_reads_back_its_words_and_its_place(spec):
+    docs = [_doc(sentences, known) for sentences, known in spec]
+    columns = WordColumns.of(docs)
+    keys = [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.sentences))]
+    numbers = np.arange(len(keys), dtype=np.int64)
+    assert columns.keys(numbers) == keys
+    for number, (d, s) in enumerate(keys):
+        assert columns.sentence(d, s) == number
+        expected = docs[d].sentences[s] if docs[d].words else ()
+        assert columns.words_of(number) == expected
+        assert columns.known[number] == bool(docs[d].words)
+        assert columns.tokens[number] == len(docs[d].sentences[s])
+    # Numbered in order of first occurrence, each word once.
+    seen = list(dict.fromkeys(w for d, s in keys if docs[d].words for w in docs[d].sentences[s]))
+    assert columns.words == seen and columns.column_of == {w: i for i, w in enumerate(seen)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.randoms(use_true_random=False), st.sets(st.sampled_from("a b c x".split())))
+def test_chosen_rows_and_the_rows_holding_words_agree_with_their_words(spec, random, wanted):
+    docs = [_doc(sentences, known) for sentences, known in spec]
+    columns = WordColumns.of(docs)
+    total = len(columns.lengths)
+    numbers = np.array(sorted(random.sample(range(total), random.randint(0, total))), np.int64)
+    lengths, chosen = columns.rows_columns(numbers)
+    expected = [columns.words_of(n) for n in numbers.tolist()]
+    assert lengths.tolist() == [len(w) for w in expected]
+    assert [columns.words[c] for c in chosen.tolist()] == [w for ws in expected for w in ws]
+    holding = columns.holding(numbers, wanted).tolist()
+    assert holding == [row for row, ws in enumerate(expected) if wanted.intersection(ws)]
+
+
+def test_real_lines_read_back():
+    docs = [_doc([line for line in GPL_LINES[i : i + 10] if line]) for i in range(0, 200, 10)]
+    columns = WordColumns.of(docs)
+    assert len(columns.columns) == sum(len(s) for doc in docs for s in doc.sentences)
+    assert all(columns.words_of(columns.sentence(d, s)) == sentence
+               for d, doc in enumerate(docs) for s, sentence in enumerate(doc.sentences))
+    assert columns.columns.dtype == np.int32 and len(columns.words) < len(columns.columns)
+
+
+def test_no_documents():
+    columns = WordColumns.of([])
+    assert len(columns.lengths) == 0 and columns.words == [] and columns.doc_starts.tolist() == [0]
+    assert columns.holding(np.empty(0, np.int64), ["a"]).tolist() == []

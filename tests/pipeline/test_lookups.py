@@ -1,0 +1,30 @@
+"""The look-ups' headline candidates read from the words numbered: the same as read from the words."""
+
+import dataclasses
+
+import pytest
+
+from partialdup.core.config import Config
+from partialdup.pipeline.factory import make_detector
+
+
+@pytest.fixture(scope="module")
+def detector(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, Config(jobs=1), tokenizer=tokenizer)
+
+
+def test_headline_candidates_from_numbered_words_are_those_from_the_words(detector, sources, suspicious):
+    docs = [detector.features(d) for d in [*sources, *suspicious]]
+    docs[5] = dataclasses.replace(docs[5], words=())  # a document whose words are unknown
+    expected = detector._headline_candidates(docs, docs)
+    assert expected  # the slice's man pages repeat their section titles
+    assert detector._headline_candidates(docs, docs, detector._word_columns(docs)) == expected
+
+
+def test_headline_candidates_of_real_text_with_only_headlines_on(tokenizer, idf, sources, suspicious):
+    # Without edited copies the words are numbered for the headlines alone.
+    only = make_detector("low-idf-sig", idf, Config(jobs=1, edited_ratio=0), tokenizer=tokenizer)
+    docs = [only.features(d) for d in [*sources, *suspicious]]
+    columns = only._word_columns(docs)
+    assert columns is not None
+    assert only._headline_candidates(docs, docs, columns) == only._headline_candidates(docs, docs)
