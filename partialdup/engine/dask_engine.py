@@ -56,7 +56,7 @@ from partialdup.index.partitioned import (
 from partialdup.pipeline.parallel import (
     AnyDocument, DetectorRecipe, OrderedFeatures, pack_features, unpack_features, worker_count,
 )
-from partialdup.pipeline.sidework import Judge, inline_beside, inline_judged
+from partialdup.pipeline.sidework import Judge, inline_apart, inline_beside, inline_judged
 from partialdup.pipeline.tail import PairJob, PairSpans
 
 try:
@@ -329,6 +329,7 @@ class DaskEngine:
 
     #: The word-set search of edited copies: on the client, in turn.
     beside = staticmethod(inline_beside)
+    apart = staticmethod(inline_apart)
 
     def _scattered(self, docs: Sequence[DocumentFeatures], numbers: set[int]) -> dict[int, tuple[str, Any]]:
         """The documents the jobs need, sent to the cluster once each, packed

@@ -29,7 +29,7 @@ import numpy as np
 
 from partialdup.core.types import DocumentFeatures
 
-__all__ = ["WordColumns"]
+__all__ = ["NumberedWords", "WordColumns"]
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,13 @@ class WordColumns:
         """The number of sentence ``sentence`` of document ``doc``."""
         return int(self.doc_starts[doc]) + sentence
 
+    def documents(self, numbers: np.ndarray) -> np.ndarray:
+        """The document of each sentence number of ``numbers`` (int64)."""
+        return np.searchsorted(self.doc_starts, numbers, side="right") - 1
+
     def keys(self, numbers: np.ndarray) -> list[tuple[int, int]]:
         """(document, sentence) of each sentence number of ``numbers``."""
-        documents = np.searchsorted(self.doc_starts, numbers, side="right") - 1
+        documents = self.documents(numbers)
         return list(zip(documents.tolist(), (numbers - self.doc_starts[documents]).tolist()))
 
     def holding(self, numbers: np.ndarray, words: Iterable[str]) -> np.ndarray:
@@ -123,3 +127,22 @@ def _aligned_words(doc: DocumentFeatures) -> Sequence[Sequence[str]]:
     if len(doc.words) == len(doc.sentences):
         return doc.words
     return [()] * len(doc.sentences)
+
+
+class NumberedWords(Sequence[tuple[str, ...]]):
+    """The words of some sentences of a :class:`WordColumns`, by sentence
+    number, each tuple made when asked for.
+
+    Args:
+        columns: The run's words numbered.
+        numbers: The sentences, in order (row ``i`` is sentence ``numbers[i]``).
+    """
+
+    def __init__(self, columns: WordColumns, numbers: np.ndarray) -> None:
+        self._columns, self._numbers = columns, numbers
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __getitem__(self, row: int) -> tuple[str, ...]:  # type: ignore[override]
+        return self._columns.words_of(int(self._numbers[row]))

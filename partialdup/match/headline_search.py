@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
+
+from partialdup.index.word_columns import NumberedWords, WordColumns
 from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, run_at, title_words, word_units
 
-__all__ = ["KEY_POSTINGS", "candidate_pairs", "key_words", "plain_candidate_pairs"]
+__all__ = ["KEY_POSTINGS", "candidate_pairs", "headline_candidate_numbers", "key_words", "plain_candidate_pairs"]
 
 #: A title whose rarest key word the long sentences hold more often than
 #: this (counting repeats) finds no candidates: it is made of common words
@@ -114,6 +117,33 @@ def candidate_pairs(
                         if short_docs is None or long_docs is None or short_docs[row] != long_docs[long_row]:
                             found.append((row, long_row))
     return sorted(found)
+
+
+def headline_candidate_numbers(
+    columns: WordColumns, titles: Sequence[Sequence[str]], title_docs: Sequence[int]
+) -> list[tuple[int, int]]:
+    """:func:`candidate_pairs` of ``detect``'s titles against every longer
+    sentence of the run (more than :data:`MIN_TOKENS` tokens, words known),
+    read from the run's words numbered: (title row, long sentence's number),
+    sorted. The words are counted on the arrays, and only the long
+    sentences holding a title's key word are made words again. A pure
+    function of its arguments: a helper process may run it.
+
+    Args:
+        columns: The run's words numbered.
+        titles: The words of each sentence that may be a headline.
+        title_docs: The document of each (no pair within one document).
+    """
+    long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
+    held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
+    present = np.flatnonzero(held)
+    counts = dict(zip(map(columns.words.__getitem__, present.tolist()), held[present].tolist()))
+    pairs = candidate_pairs(
+        titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
+        long_docs=columns.documents(long_numbers).tolist(), counts=counts,
+        holding=lambda words: columns.holding(long_numbers, words).tolist(),
+    )
+    return [(row, int(long_numbers[long_row])) for row, long_row in pairs]
 
 
 @dataclass(frozen=True, slots=True)

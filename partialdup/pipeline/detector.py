@@ -217,11 +217,10 @@ class Detector(LookupStage, SpanStage):
     ) -> Detection:
         docs = list(engine.features(self, documents))
         # The word-set search and the headline candidates need only the
-        # documents: they run beside the index and the feature searches, on
-        # the words numbered first.
+        # documents' words: numbered first, sent apart with their arrays,
+        # they run beside the index and the feature searches.
         columns = self._word_columns(docs)
-        word_search = self._word_search(docs, engine.beside, columns)
-        headline_search = self._headline_search(docs, engine.beside, columns)
+        word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
         index = self.build_index(docs, joins=False)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)

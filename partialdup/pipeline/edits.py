@@ -27,7 +27,7 @@ from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.word_filter import FilterRows, ratios_may_reach
 from partialdup.pipeline.base import DetectorBase
 
-__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_sentences", "scanned_words"]
+__all__ = ["CollectionWords", "EditedStage", "collection_words", "scanned_sentences", "scanned_words", "word_set_candidates"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,23 @@ def collection_words(references: Sequence[DocumentFeatures]) -> CollectionWords 
     """The collection's counts handed with ``references`` (their attribute
     ``collection_words``), or None: ``references`` are the whole collection."""
     return getattr(references, "collection_words", None)
+
+
+def word_set_candidates(words: WordColumns, least_words: int) -> tuple[np.ndarray, np.ndarray]:
+    """``detect``'s word-set search on the run's words numbered: (later,
+    earlier) sentence numbers of the pairs of different documents whose
+    word sets reach :data:`~partialdup.index.words.WORD_JACCARD` and whose
+    lengths are alike (:data:`~partialdup.match.edited.WHOLE_LENGTH_RATIO`,
+    as :meth:`EditedStage._word_pairs` asks), in the search's order, among
+    the sentences of at least ``least_words`` known words. A pure function
+    of its arguments: a helper process may run it."""
+    numbers = np.flatnonzero(words.known & (words.lengths >= least_words))
+    found = WordSets.of_columns(*words.rows_columns(numbers), words.words, WORD_JACCARD).pairs() if len(numbers) else ()
+    rows = np.array([(q, k) for q, k, _ in found], np.int64).reshape(-1, 2)
+    first, second = numbers[rows[:, 0]], numbers[rows[:, 1]]
+    a, b = words.lengths[first], words.lengths[second]
+    keep = (words.documents(first) != words.documents(second)) & (np.maximum(a, b) < WHOLE_LENGTH_RATIO * np.minimum(a, b))
+    return first[keep], second[keep]
 
 
 def scanned_words(doc: DocumentFeatures, search: str = "words") -> Iterable[tuple[int, Sequence[str]]]:
@@ -162,14 +179,21 @@ class EditedStage(DetectorBase):
         candidates. ``words``: the documents' words numbered
         (:meth:`_word_columns`), read instead of their words when given."""
         if words is not None:
-            numbers = np.flatnonzero(words.known & (words.lengths >= self.config.min_tokens))
-            rows = words.keys(numbers)
-            found = WordSets.of_columns(*words.rows_columns(numbers), words.words, WORD_JACCARD).pairs() if rows else iter(())
-        else:
-            rows = self._word_rows(docs)
-            found = WordSets([docs[d].words[s] for d, s in rows], None, WORD_JACCARD).pairs() if rows else iter(())
+            return self._word_pairs_of(docs, words, *word_set_candidates(words, self.config.min_tokens))
+        rows = self._word_rows(docs)
+        found = WordSets([docs[d].words[s] for d, s in rows], None, WORD_JACCARD).pairs() if rows else iter(())
         pairs = ((rows[q], rows[k]) for q, k, _ in found if rows[q][0] != rows[k][0])
         return self._word_pairs(pairs, docs, docs)
+
+    def _word_pairs_of(
+        self, docs: Sequence[DocumentFeatures], words: WordColumns, first: np.ndarray, second: np.ndarray
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """:meth:`_word_pairs` of the pairs :func:`word_set_candidates` kept
+        (sentence numbers of ``words``), in order."""
+        return [
+            (a, b, bag_jaccard(docs[a[0]].bags[a[1]], docs[b[0]].bags[b[1]]))
+            for a, b in zip(words.keys(first), words.keys(second))
+        ]
 
     def _word_loose_query(
         self, query_docs: Sequence[DocumentFeatures], references: Sequence[DocumentFeatures]

@@ -31,11 +31,11 @@ from partialdup.match.embedded import (
     line_shaped,
     title_words,
 )
-from partialdup.match.headline_search import candidate_pairs
+from partialdup.match.headline_search import candidate_pairs, headline_candidate_numbers
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pairs import SentenceKey, rejoined_hits
-from partialdup.pipeline.edits import EditedStage, collection_words, scanned_sentences
-from partialdup.pipeline.sidework import Beside, inline_beside
+from partialdup.pipeline.edits import EditedStage, collection_words, scanned_sentences, word_set_candidates
+from partialdup.pipeline.sidework import Apart, Beside, inline_beside
 
 __all__ = ["Lookups", "LookupStage"]
 
@@ -352,24 +352,52 @@ class LookupStage(EditedStage):
 
     def _own_headline_candidates(self, docs: Sequence[DocumentFeatures], columns: WordColumns) -> list[HeadlineCandidate]:
         """:meth:`_headline_candidates` of ``detect`` (one list of documents)
-        read from their words numbered: the lengths pick the sentences that
-        may be titles and the longer ones, the words' counts are counted on
-        the arrays, and only the longer sentences holding a title's key word
-        are read as words."""
+        read from their words numbered (see :func:`~partialdup.match.headline_search.headline_candidate_numbers`)."""
+        titles = self._title_keys(docs, columns)
+        found = headline_candidate_numbers(columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles])
+        return _headline_of_numbers(titles, columns, found)
+
+    def _title_keys(self, docs: Sequence[DocumentFeatures], columns: WordColumns) -> list[SentenceKey]:
+        """:func:`_title_rows` of ``detect``'s documents, their lengths read
+        from their words numbered: only the sentences of a title's length are
+        looked at."""
         lengths = np.where(columns.known, columns.lengths, -1)
         maybe = np.flatnonzero((lengths >= MIN_TOKENS) & (lengths <= MAX_TOKENS + 3))
-        shorts = [(d, s) for d, s in columns.keys(maybe) if _title_row(docs, d, s)]
-        long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
-        longs = columns.keys(long_numbers)
-        held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
-        present = np.flatnonzero(held)
-        counts = dict(zip(map(columns.words.__getitem__, present.tolist()), held[present].tolist()))
-        pairs = candidate_pairs(
-            [docs[d].words[s] for d, s in shorts], _KeyedWords(docs, longs),
-            short_docs=[d for d, _ in shorts], long_docs=[d for d, _ in longs], counts=counts,
-            holding=lambda words: columns.holding(long_numbers, words).tolist(),
-        )
-        return [(0, shorts[row], 0, longs[long_row]) for row, long_row in pairs]
+        return [(d, s) for d, s in columns.keys(maybe) if _title_row(docs, d, s)]
+
+    def _side_searches(
+        self, docs: Sequence[DocumentFeatures], columns: WordColumns | None, beside: Beside, apart: Apart,
+    ) -> tuple[Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None, Callable[[], list[HeadlineCandidate]] | None]:
+        """``detect``'s word-set search and headline candidates, started;
+        each a callable that gives its result (None: that search is off).
+        On the words numbered (``columns``), the searches are sent ``apart``
+        with the arrays they read (a process holding little of this one's
+        memory, when the engine has one); the titles are chosen here, where
+        the texts are, and the word-set pairs' bags compared here. Otherwise
+        each runs ``beside``, on the documents."""
+        if columns is None:
+            return self._word_search(docs, beside), self._headline_search(docs, beside)
+        titles = self._title_keys(docs, columns) if self.config.headlines else None
+        works: list[tuple[Callable[..., object], tuple]] = []
+        if titles is not None:
+            works.append((headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles])))
+        if self._edited is not None:
+            works.append((word_set_candidates, (columns, self.config.min_tokens)))
+        results = iter(apart(works))
+        headline_search = word_search = None
+        if titles is not None:
+            found = next(results)
+            headline_search = partial(_headline_of_numbers_later, titles, columns, found)
+        if self._edited is not None:
+            pairs = next(results)
+            word_search = partial(self._word_pairs_later, docs, columns, pairs)
+        return word_search, headline_search
+
+    def _word_pairs_later(
+        self, docs: Sequence[DocumentFeatures], columns: WordColumns, pairs: Callable[[], tuple[np.ndarray, np.ndarray]]
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        # The word-set search's pairs, once its sentence numbers have come.
+        return self._word_pairs_of(docs, columns, *pairs())
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
@@ -449,18 +477,20 @@ def _title_row(docs: Sequence[DocumentFeatures], d: int, s: int, words: Sequence
     return False
 
 
-class _KeyedWords(Sequence[Sequence[str]]):
-    """The words of sentences (document, sentence), each read when asked for."""
+def _headline_of_numbers(
+    titles: Sequence[SentenceKey], columns: WordColumns, found: Sequence[tuple[int, int]]
+) -> list[HeadlineCandidate]:
+    # headline_candidate_numbers' (title row, long sentence number) as
+    # _headline_candidates gives them.
+    longs = columns.keys(np.array([number for _, number in found], np.int64))
+    return [(0, titles[row], 0, long) for (row, _), long in zip(found, longs)]
 
-    def __init__(self, docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey]) -> None:
-        self._docs, self._keys = docs, keys
 
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __getitem__(self, row: int) -> Sequence[str]:  # type: ignore[override]
-        d, s = self._keys[row]
-        return self._docs[d].words[s]
+def _headline_of_numbers_later(
+    titles: Sequence[SentenceKey], columns: WordColumns, found: Callable[[], Sequence[tuple[int, int]]]
+) -> list[HeadlineCandidate]:
+    # The same, once the search's result has come.
+    return _headline_of_numbers(titles, columns, found())
 
 
 class _Confirmation:

@@ -55,8 +55,8 @@ from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features, unpack_features
-from partialdup.pipeline.shared_work import BesideProcess, as_helper, frozen_heap, shared_pieces
-from partialdup.pipeline.sidework import Judge
+from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, as_helper, frozen_heap, shared_pieces
+from partialdup.pipeline.sidework import Judge, inline_apart
 from partialdup.pipeline.tail import PairJob, PairSpans
 
 if TYPE_CHECKING:
@@ -148,6 +148,12 @@ class Engine(Protocol):
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
         """Runs ``work`` (over ``weight`` sentences) beside the caller, or
         not: the returned callable gives its result."""
+        ...
+
+    def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
+        """Runs each work (a module-level function and its picklable
+        arguments) in a process that holds little of the caller's memory, or
+        here when its result is asked for (see :data:`~partialdup.pipeline.sidework.Apart`)."""
         ...
 
 
@@ -293,9 +299,17 @@ class OrderedFeatures:
         return self._items
 
 
+#: Helper processes forked with the features for the work sent apart later
+#: (:meth:`LocalEngine.apart`): ``detect`` sends two searches, the word sets
+#: and the headline candidates, which run side by side.
+HELPERS_APART = 2
+
+
 class LocalEngine:
     """This machine: the features, the pair tails and the tail's verdicts in
-    ``jobs`` worker processes, the word-set search beside the look-ups.
+    ``jobs`` worker processes; the look-ups' word-set and headline searches
+    in helpers forked with the features (:meth:`apart`), or beside the
+    look-ups (:meth:`beside`).
 
     Args:
         jobs: Worker processes (``Config.jobs``: 0 means one per core, 1 none).
@@ -317,6 +331,8 @@ class LocalEngine:
         self.min_pairs = min_pairs
         self.min_records = min_records
         self.min_beside = min_beside
+        # Forked when the features are (the heap small then), for apart().
+        self._helpers: list[HelperProcess] = []
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come."""
@@ -339,6 +355,10 @@ class LocalEngine:
             return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
 
         if context.get_start_method() == "fork":
+            # The processes that run the work sent apart later (apart()) are
+            # forked now, before the features fill the heap.
+            if not self._helpers:
+                self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
             # The helpers inherit what the tokenizer loads on first use.
             detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
             # The calling process computes pieces too (pipeline/shared_work.py).
@@ -423,6 +443,24 @@ class LocalEngine:
 
         pieces = -(-len(records) // _RECORDS_PER_CHUNK)
         return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, pieces, verdicts, verdicts)))
+
+    def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
+        """The works run by the helper processes forked when the features
+        were (:class:`~partialdup.pipeline.shared_work.HelperProcess`), dealt
+        to them in turn, each helper's in order (one batch per helper: the
+        helpers are used once); here, when their results are asked for, when
+        there are none (one job, little work, or processes not forked)."""
+        helpers, self._helpers = self._helpers, []
+        if not helpers:
+            return inline_apart(works)
+        dealt = [list(range(k, len(works), len(helpers))) for k in range(len(helpers))]
+        placed: dict[int, Callable[[], Any]] = {}
+        for helper, numbers in zip(helpers, dealt):
+            if not numbers:
+                helper.close()
+                continue
+            placed.update(zip(numbers, helper.run([works[n] for n in numbers])))
+        return [placed[n] for n in range(len(works))]
 
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
         """``work`` run in a forked process beside this one, its result

@@ -1,6 +1,7 @@
 """Work shared with forked helpers: numbered pieces of one work taken in
 turn by the calling process and its helpers (:func:`shared_pieces`), and
-one work run beside the caller (:class:`BesideProcess`).
+one work run beside the caller (:class:`BesideProcess`), and work sent
+later to a process forked early (:class:`HelperProcess`).
 
 A pool of ``N`` workers leaves the calling process waiting, or busy only
 with unpickling what the workers send back, while the other cores compute:
@@ -21,14 +22,17 @@ nothing is pickled on the way there).
 from __future__ import annotations
 
 import gc
+import os
 import queue
 import signal
+import threading
 import traceback
 import weakref
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
-__all__ = ["BesideProcess", "as_helper", "shared_pieces", "frozen_heap"]
+__all__ = ["BesideProcess", "HelperProcess", "as_helper", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -210,3 +214,88 @@ def _end_beside(process: Any, reader: Any) -> None:
     if process.is_alive():
         process.terminate()
     process.join()
+
+
+class HelperProcess:
+    """A process forked now that later runs one batch of work sent to it:
+    functions and their arguments, pickled, run in order, each result sent
+    back as soon as it is made.
+
+    Forked while the caller's heap is small, it holds little of the
+    caller's memory: a process forked later keeps every page of the heap it
+    was forked with, and each page that either process writes afterwards is
+    copied (docs/benchmark.md, session 23). Work sent here reads only what
+    it is sent. The helper ends once its batch is done, when :meth:`close`
+    is called or the object goes, or when its parent is gone.
+    """
+
+    def __init__(self, context: Any) -> None:
+        self._conn, child = context.Pipe(duplex=True)
+        self._process = context.Process(target=_serve_helper, args=(child, os.getpid()), daemon=True)
+        with frozen_heap():
+            self._process.start()
+        child.close()  # the child's end: EOF here if the child dies
+        self._results: list[tuple[bool, Any] | None] = []
+        self._ending = weakref.finalize(self, _end_beside, self._process, self._conn)
+
+    def run(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
+        """Sends the batch (once per helper): each work a module-level
+        function and its arguments. Returns a callable per work that waits
+        for its result and returns it (RuntimeError, with the helper's
+        traceback, when the work failed or the helper died)."""
+        if self._results:
+            raise RuntimeError("a helper process runs one batch of work")
+        self._results = [None] * len(works)
+        self._conn.send([(function, tuple(args)) for function, args in works])
+        return [partial(self._result, k) for k in range(len(works))]
+
+    def close(self) -> None:
+        """End the helper (at once, whatever it is doing)."""
+        self._ending()
+
+    def _result(self, k: int) -> Any:
+        # Results arrive in order: those before k are kept until asked for.
+        while self._results[k] is None:
+            ready = next(i for i, outcome in enumerate(self._results) if outcome is None)
+            try:
+                self._results[ready] = self._conn.recv()
+            except (EOFError, OSError):
+                self._results[ready:] = [(False, "it ended without sending its result")] * (len(self._results) - ready)
+            if all(outcome is not None for outcome in self._results):
+                self._process.join()
+                self._ending()
+        ok, value = self._results[k]  # type: ignore[misc]
+        if not ok:
+            raise RuntimeError(f"the helper process failed:\n{value}")
+        return value
+
+
+def _serve_helper(conn: Any, parent: int) -> None:
+    as_helper()
+    while not conn.poll(_CHECK_EVERY):
+        if os.getppid() != parent:
+            return  # the caller is gone
+    try:
+        works = conn.recv()
+    except EOFError:
+        return
+    # A result is sent by a thread of its own, so that the next work starts
+    # while the caller has not read the last one (a pipe holds 64 KB).
+    outbox: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(conn, outbox, len(works)), daemon=True)
+    sender.start()
+    for function, args in works:
+        try:
+            outbox.put((True, function(*args)))
+        except BaseException:  # noqa: BLE001 - reported to the caller, which raises
+            outbox.put((False, traceback.format_exc()))
+    sender.join()
+    conn.close()
+
+
+def _send_all(conn: Any, outbox: queue.SimpleQueue[tuple[bool, Any]], count: int) -> None:
+    for _ in range(count):
+        try:
+            conn.send(outbox.get())
+        except (BrokenPipeError, OSError):
+            return  # the caller is gone or stopped listening

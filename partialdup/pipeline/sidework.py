@@ -27,6 +27,7 @@ chunks of one pass (a worker's own).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
 from partialdup.core.types import DocumentFeatures
@@ -36,11 +37,13 @@ if TYPE_CHECKING:
     from partialdup.pipeline.edits import EditedStage
 
 __all__ = [
+    "Apart",
     "Beside",
     "Judge",
     "Judged",
     "Record",
     "edited_copies",
+    "inline_apart",
     "inline_beside",
     "inline_judged",
     "judging",
@@ -64,6 +67,13 @@ Judged = Callable[[Judge, Sequence[DocumentFeatures], Sequence[DocumentFeatures]
 #: may run meanwhile in another process, or only when the result is asked
 #: for); ``weight``: the sentences it reads (small work is not worth a process).
 Beside = Callable[[Callable[[], T], int], Callable[[], T]]
+
+
+#: apart(works) -> a callable per work that gives its result: each work a
+#: module-level function and its (picklable) arguments, run in a process
+#: that holds little of the caller's memory (the arrays it is sent), or here
+#: when its result is asked for.
+Apart = Callable[[Sequence[tuple[Callable[..., Any], tuple]]], list[Callable[[], Any]]]
 
 
 def near_copies(
@@ -108,3 +118,8 @@ def inline_beside(work: Callable[[], T], weight: int = 0) -> Callable[[], T]:
     """``beside`` that runs nothing beside: the work is done when its result
     is asked for."""
     return work
+
+
+def inline_apart(works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
+    """``apart`` that runs each work here, when its result is asked for."""
+    return [partial(function, *args) for function, args in works]

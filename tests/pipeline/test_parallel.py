@@ -294,3 +294,29 @@ def test_detect_and_check_leave_nothing_for_the_collector_and_give_it_back(detec
         gc.enable()
     detector.detect(sources[:3], engine=engine())
     assert gc.isenabled()
+
+
+def _pid_of(value):
+    return os.getpid(), value
+
+
+def test_work_apart_runs_in_the_helper_forked_with_the_features_else_here(detector, sources):
+    assert [f() for f in LocalEngine(2).apart([(_pid_of, (1,))])] == [(os.getpid(), 1)]  # no features yet: here
+    engine = _workers()
+    list(engine.features(detector, sources[:4]))
+    (result,) = engine.apart([(_pid_of, (2,))])
+    pid, value = result()
+    assert value == 2 and pid != os.getpid()
+    assert [f() for f in engine.apart([(_pid_of, (3,))])] == [(os.getpid(), 3)]  # one batch per helper
+
+
+def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources, suspicious):
+    documents = [*sources, *suspicious]
+    engine = _workers()
+    docs = list(engine.features(detector, documents))
+    columns = detector._word_columns(docs)
+    here_words, here_headlines = detector._side_searches(docs, columns, LocalEngine(1).beside, LocalEngine(1).apart)
+    apart_words, apart_headlines = detector._side_searches(docs, columns, engine.beside, engine.apart)
+    assert apart_headlines() == here_headlines() == detector._headline_candidates(docs, docs)
+    assert apart_words() == here_words() == detector._word_loose_all(docs)
+    assert here_words() and here_headlines()

@@ -81,3 +81,86 @@ def test_a_failure_here_ends_the_helpers():
     with pytest.raises(KeyError):
         list(pieces)
     assert not multiprocessing.active_children()
+
+
+# A helper forked early, sent one batch of work later (HelperProcess).
+
+from partialdup.pipeline.shared_work import HelperProcess  # noqa: E402
+
+
+def _pid_and(value):
+    return os.getpid(), value
+
+
+def _big(count):
+    return list(range(count))  # far more than a pipe holds: sent while the next work runs
+
+
+def _fails(message):
+    raise ValueError(message)
+
+
+def _dies():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_helper_runs_its_batch_in_another_process_and_results_come_in_any_order_asked():
+    helper = HelperProcess(_FORK)
+    big, first, second = helper.run([(_big, (200_000,)), (_pid_and, ("a",)), (_pid_and, ("b",))])
+    pid, value = second()  # asked for out of order: the earlier results are kept
+    assert value == "b" and pid != os.getpid()
+    assert first() == (pid, "a") and big() == list(range(200_000))
+    assert first() == (pid, "a")  # asked again: the same result
+    with pytest.raises(RuntimeError, match="one batch"):
+        helper.run([(_pid_and, ("c",))])
+    helper._process.join(5)
+    assert not helper._process.is_alive()  # it ended with its batch
+
+
+def test_a_failing_work_raises_here_and_the_others_still_give_their_results():
+    failing, fine = HelperProcess(_FORK).run([(_fails, ("no such sentence",)), (_pid_and, (1,))])
+    with pytest.raises(RuntimeError, match="no such sentence"):
+        failing()
+    assert fine()[1] == 1
+
+
+def test_a_helper_that_dies_raises_here_instead_of_waiting():
+    dies, after = HelperProcess(_FORK).run([(_dies, ()), (_pid_and, (1,))])
+    with pytest.raises(RuntimeError, match="ended"):
+        dies()
+    with pytest.raises(RuntimeError, match="ended"):
+        after()
+
+
+def test_a_helper_never_sent_work_ends_when_closed_or_when_its_parent_is_gone():
+    helper = HelperProcess(_FORK)
+    process = helper._process
+    helper.close()
+    process.join(5)
+    assert not process.is_alive()
+    # A parent killed (a real kill) leaves no helper behind.
+    reader, writer = os.pipe()
+    parent = os.fork()
+    if parent == 0:  # the parent to kill: makes a helper, says its pid, waits
+        os.close(reader)
+        orphan = HelperProcess(_FORK)
+        os.write(writer, str(orphan._process.pid).encode())
+        time.sleep(60)
+        os._exit(0)
+    os.close(writer)
+    pid = int(os.read(reader, 32))
+    os.close(reader)
+    os.kill(parent, signal.SIGKILL)
+    os.waitpid(parent, 0)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid):
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid)
+
+
+def _state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
