@@ -377,20 +377,16 @@ class LookupStage(EditedStage):
         each runs ``beside``, on the documents."""
         if columns is None:
             return self._word_search(docs, beside), self._headline_search(docs, beside)
-        titles = self._title_keys(docs, columns) if self.config.headlines else None
-        works: list[tuple[Callable[..., object], tuple]] = []
-        if titles is not None:
-            works.append((headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles])))
-        if self._edited is not None:
-            works.append((word_set_candidates, (columns, self.config.min_tokens)))
-        results = iter(apart(works))
         headline_search = word_search = None
-        if titles is not None:
-            found = next(results)
-            headline_search = partial(_headline_of_numbers_later, titles, columns, found)
+        # The word sets first: they search while the titles are chosen here.
         if self._edited is not None:
-            pairs = next(results)
+            (pairs,) = apart([(word_set_candidates, (columns, self.config.min_tokens))])
             word_search = partial(self._word_pairs_later, docs, columns, pairs)
+        if self.config.headlines:
+            titles = self._title_keys(docs, columns)
+            work = (headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles]))
+            (found,) = apart([work])
+            headline_search = partial(_headline_of_numbers_later, titles, columns, found)
         return word_search, headline_search
 
     def _word_pairs_later(

@@ -446,11 +446,12 @@ class LocalEngine:
 
     def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
         """The works run by the helper processes forked when the features
-        were (:class:`~partialdup.pipeline.shared_work.HelperProcess`), dealt
-        to them in turn, each helper's in order (one batch per helper: the
-        helpers are used once); here, when their results are asked for, when
-        there are none (one job, little work, or processes not forked)."""
-        helpers, self._helpers = self._helpers, []
+        were (:class:`~partialdup.pipeline.shared_work.HelperProcess`): a
+        helper per work while there are some left, the works dealt to them in
+        turn, each helper's in order (a helper runs one batch: the others stay
+        for later calls); here, when their results are asked for, when none
+        is left (one job, little work, or processes not forked)."""
+        helpers, self._helpers = self._helpers[: len(works)], self._helpers[len(works) :]
         if not helpers:
             return inline_apart(works)
         dealt = [list(range(k, len(works), len(helpers))) for k in range(len(helpers))]

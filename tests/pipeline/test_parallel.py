@@ -307,7 +307,9 @@ def test_work_apart_runs_in_the_helper_forked_with_the_features_else_here(detect
     (result,) = engine.apart([(_pid_of, (2,))])
     pid, value = result()
     assert value == 2 and pid != os.getpid()
-    assert [f() for f in engine.apart([(_pid_of, (3,))])] == [(os.getpid(), 3)]  # one batch per helper
+    (other,) = engine.apart([(_pid_of, (3,))])  # the second helper
+    assert other()[1] == 3 and other()[0] not in (os.getpid(), pid)
+    assert [f() for f in engine.apart([(_pid_of, (4,))])] == [(os.getpid(), 4)]  # none left: here
 
 
 def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources, suspicious):
