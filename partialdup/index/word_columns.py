@@ -1,17 +1,17 @@
 """Every sentence's words as numbers: a run's words in a few arrays.
 
-Two searches read the words of every sentence of a ``detect`` run: the word
-sets of edited copies (:class:`~partialdup.index.words.WordSets`) and the
-word filters of the loose candidates
-(:class:`~partialdup.match.word_filter.WordFilters`). Read as tuples of
-strings, each walks millions of Python objects; and the word-set search
-runs in a process forked from the calling one, where reading an object
-writes its reference count and so copies the memory page it lies on: about
-a hundred MB per such process on the Chinese bench corpus, for words it
-only reads.
+Three steps read the words of every sentence of a ``detect`` run: the word
+sets of edited copies (:class:`~partialdup.index.words.WordSets`), the word
+filters of the loose candidates
+(:class:`~partialdup.match.word_filter.WordFilters`) and the headline
+candidates' search (:mod:`partialdup.match.headline_search`). Read as
+tuples of strings, each walks millions of Python objects; and a process
+forked from the calling one that reads an object writes its reference
+count, and so copies the memory page it lies on.
 
-:class:`WordColumns` numbers the words once, in the calling process, before
-such a process starts: afterwards both searches read arrays. Words are
+:class:`WordColumns` numbers the words once, in the calling process:
+afterwards the steps read arrays, which can be sent to a helper process
+(:class:`~partialdup.pipeline.shared_work.HelperProcess`). Words are
 numbered in order of first occurrence (the searches' results do not depend
 on the numbering: :class:`~partialdup.index.words.WordSets` breaks ties by
 the words themselves, and a filter's bit comes from the word's hash).
@@ -22,6 +22,7 @@ reference the tests compare with.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from typing import Iterable, Sequence
 
@@ -41,7 +42,6 @@ class WordColumns:
 
     Attributes:
         words: Each column's word (column = position), in order of first occurrence.
-        column_of: Each word's column.
         doc_starts: Number of each document's first sentence, and the
             sentences in all last (int64, one more than the documents).
         known: Whether each sentence's words are known (its document came
@@ -54,7 +54,6 @@ class WordColumns:
     """
 
     words: list[str]
-    column_of: dict[str, int]
     doc_starts: np.ndarray
     known: np.ndarray
     tokens: np.ndarray
@@ -83,7 +82,13 @@ class WordColumns:
         columns = np.fromiter(
             map(numbered.__getitem__, chain.from_iterable(chain.from_iterable(sentences))), np.int32, int(lengths.sum())
         )
-        return cls(list(numbered), numbered, doc_starts, known, tokens, lengths, starts, columns)
+        return cls(list(numbered), doc_starts, known, tokens, lengths, starts, columns)
+
+    @cached_property
+    def column_of(self) -> dict[str, int]:
+        """Each word's column (made when first asked for: not pickled with
+        the arrays when never asked for before)."""
+        return {word: column for column, word in enumerate(self.words)}
 
     def sentence(self, doc: int, sentence: int) -> int:
         """The number of sentence ``sentence`` of document ``doc``."""

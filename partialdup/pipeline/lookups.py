@@ -313,17 +313,13 @@ class LookupStage(EditedStage):
                 hits.append((first, second, score))
         return sorted(hits)
 
-    def _headline_search(
-        self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
-    ) -> Callable[[], list[HeadlineCandidate]] | None:
+    def _headline_search(self, docs: Sequence[DocumentFeatures], beside: Beside | None = None) -> Callable[[], list[HeadlineCandidate]] | None:
         """``detect``'s headline candidates (:meth:`_headline_candidates`),
         started (beside the caller, when ``beside`` can); calling the result
-        gives them. None when the headline rule is off. ``columns``: the
-        documents' words numbered (:meth:`_word_columns`), when made."""
+        gives them. None when the headline rule is off."""
         if not self.config.headlines:
             return None
-        work = partial(self._headline_candidates, docs, docs, columns)
-        return (beside or inline_beside)(work, sum(len(doc.bags) for doc in docs))
+        return (beside or inline_beside)(partial(self._headline_candidates, docs, docs), sum(len(doc.bags) for doc in docs))
 
     def _headline_candidates(
         self, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures], columns: WordColumns | None = None
@@ -353,9 +349,18 @@ class LookupStage(EditedStage):
     def _own_headline_candidates(self, docs: Sequence[DocumentFeatures], columns: WordColumns) -> list[HeadlineCandidate]:
         """:meth:`_headline_candidates` of ``detect`` (one list of documents)
         read from their words numbered (see :func:`~partialdup.match.headline_search.headline_candidate_numbers`)."""
+        titles, (search, arguments) = self._headline_work(docs, columns)
+        return _headline_of_numbers(titles, columns, search(*arguments))
+
+    def _headline_work(
+        self, docs: Sequence[DocumentFeatures], columns: WordColumns
+    ) -> tuple[list[SentenceKey], tuple[Callable[..., list[tuple[int, int]]], tuple]]:
+        """The titles (:meth:`_title_keys`), chosen here where the texts are,
+        and the search of their candidates as a work to run anywhere
+        (:func:`~partialdup.match.headline_search.headline_candidate_numbers`
+        and its arguments)."""
         titles = self._title_keys(docs, columns)
-        found = headline_candidate_numbers(columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles])
-        return _headline_of_numbers(titles, columns, found)
+        return titles, (headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles]))
 
     def _title_keys(self, docs: Sequence[DocumentFeatures], columns: WordColumns) -> list[SentenceKey]:
         """:func:`_title_rows` of ``detect``'s documents, their lengths read
@@ -383,8 +388,7 @@ class LookupStage(EditedStage):
             (pairs,) = apart([(word_set_candidates, (columns, self.config.min_tokens))])
             word_search = partial(self._word_pairs_later, docs, columns, pairs)
         if self.config.headlines:
-            titles = self._title_keys(docs, columns)
-            work = (headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles]))
+            titles, work = self._headline_work(docs, columns)
             (found,) = apart([work])
             headline_search = partial(_headline_of_numbers_later, titles, columns, found)
         return word_search, headline_search

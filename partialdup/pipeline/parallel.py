@@ -454,12 +454,10 @@ class LocalEngine:
         helpers, self._helpers = self._helpers[: len(works)], self._helpers[len(works) :]
         if not helpers:
             return inline_apart(works)
-        dealt = [list(range(k, len(works), len(helpers))) for k in range(len(helpers))]
+        # No more helpers than works: each gets at least one.
         placed: dict[int, Callable[[], Any]] = {}
-        for helper, numbers in zip(helpers, dealt):
-            if not numbers:
-                helper.close()
-                continue
+        for k, helper in enumerate(helpers):
+            numbers = range(k, len(works), len(helpers))
             placed.update(zip(numbers, helper.run([works[n] for n in numbers])))
         return [placed[n] for n in range(len(works))]
 
