@@ -1,4 +1,4 @@
-"""The look-ups' headline candidates read from the words numbered: the same as read from the words."""
+"""The headline candidates read from the words numbered: the same as read from the words."""
 
 import dataclasses
 
