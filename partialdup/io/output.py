@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from partialdup.core.errors import PartialdupError
+from partialdup.core.signals import signals_deferred
 
 __all__ = ["OutputError", "check_output", "check_folder", "atomic_output", "atomic_path"]
 
@@ -65,7 +66,7 @@ def check_output(path: str | Path) -> None:
     if info is not None and not os.access(target, os.W_OK):
         raise OutputError(f"{path}: cannot write (Permission denied)")
     try:  # the only sure test that the folder takes a new file
-        _Temporary(target.parent, target.name).discard()
+        _probe(target.parent, target.name)
     except OSError as error:
         raise OutputError(f"{path}: cannot write in folder {folder} ({error.strerror})") from None
 
@@ -83,7 +84,7 @@ def check_folder(path: str | Path) -> None:
     if not existing.is_dir():
         raise OutputError(f"{path}: not a folder" if existing == Path(path) else f"{path}: {existing} is not a folder")
     try:
-        _Temporary(existing, "probe").discard()
+        _probe(existing, "probe")
     except OSError as error:
         raise OutputError(f"{path}: cannot write in folder {existing} ({error.strerror})") from None
 
@@ -137,14 +138,19 @@ def _replacing(path: str | Path, sync: bool = True) -> Iterator[_Temporary | Non
         with _reported(path):
             yield None
         return
-    with _reported(path):
-        temporary = _Temporary(target.parent, target.name)
-    try:
+    with contextlib.ExitStack() as removal:
+        with signals_deferred(), _reported(path):  # made and its removal armed in one step
+            temporary = _Temporary(target.parent, target.name)
+            removal.callback(temporary.discard)
         with _reported(path):
             yield temporary
             temporary.commit(target, sync)
-    finally:
-        temporary.discard()
+
+
+def _probe(folder: Path, name: str) -> None:
+    """Make and remove a temporary file in ``folder`` (OSError if it takes none)."""
+    with signals_deferred():
+        _Temporary(folder, name).discard()
 
 
 @contextlib.contextmanager

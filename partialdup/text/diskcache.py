@@ -25,6 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
+from partialdup.core.signals import signals_deferred
+
 __all__ = ["KEPT", "user_cache_dir", "cache_path", "read_cached", "write_cached"]
 
 #: Changes when what a cache file holds changes shape (old files are ignored).
@@ -99,17 +101,21 @@ def write_cached(path: str | None, value: Any) -> None:
     """Write ``value`` (plain data) to ``path`` whole, or not at all."""
     if path is None:
         return
+    with contextlib.suppress(OSError), contextlib.ExitStack() as removal:
+        with signals_deferred():  # made and its removal armed in one step
+            handle, temporary = tempfile.mkstemp(prefix=".partial-", dir=os.path.dirname(path))
+            removal.callback(_remove, temporary)
+            file = removal.enter_context(os.fdopen(handle, "wb"))
+        marshal.dump(value, file)
+        file.close()  # whole before it is renamed into place
+        os.replace(temporary, path)
+        removal.pop_all()  # it is the file now
+        _prune(path)
+
+
+def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
-        handle, temporary = tempfile.mkstemp(prefix=".partial-", dir=os.path.dirname(path))
-        try:
-            with os.fdopen(handle, "wb") as file:
-                marshal.dump(value, file)
-            os.replace(temporary, path)
-            _prune(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        os.unlink(path)
 
 
 def _prune(path: str) -> None:

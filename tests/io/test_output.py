@@ -1,6 +1,8 @@
 import errno
 import os
+import signal
 import stat
+import tempfile
 
 import pytest
 
@@ -41,6 +43,40 @@ def test_an_interrupt_leaves_the_old_file_and_no_temporary(tmp_path):
         with atomic_output(target) as stream:
             stream.write("half")
             raise KeyboardInterrupt
+    assert target.read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("probe", [False, True], ids=["write", "probe"])
+def test_a_signal_as_the_temporary_is_made_leaves_none(tmp_path, monkeypatch, signum, probe):
+    # The signal arrives just after mkstemp has made the file, before the
+    # removal is armed: the handler's exception must come after it is.
+    target = tmp_path / "out.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    made = tempfile.mkstemp
+
+    def mkstemp_then_signal(*args, **kwargs):
+        answer = made(*args, **kwargs)
+        signal.raise_signal(signum)
+        return answer
+
+    class Terminated(Exception):
+        pass
+
+    def terminated(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_signal)
+    try:
+        with pytest.raises(KeyboardInterrupt if signum == signal.SIGINT else Terminated):
+            if probe:
+                check_output(target)
+            else:
+                with atomic_output(target) as stream:
+                    stream.write("new\n")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     assert target.read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
 
 

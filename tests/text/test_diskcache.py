@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import tempfile
+
+import pytest
 
 from partialdup.text import diskcache
 from partialdup.text.diskcache import cache_path, read_cached, user_cache_dir, write_cached
@@ -63,6 +67,20 @@ def test_a_write_cut_short_leaves_nothing_behind(tmp_path, monkeypatch):
     monkeypatch.setattr(diskcache.marshal, "dump", full_disk)
     write_cached(str(path), ({"a": 1}, 1))
     assert os.listdir(tmp_path) == ["x.cache"] and path.read_bytes() == b"old"
+
+
+def test_an_interrupt_as_the_temporary_is_made_leaves_nothing_behind(tmp_path, monkeypatch):
+    made = tempfile.mkstemp
+
+    def mkstemp_then_interrupt(*args, **kwargs):
+        answer = made(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # before the removal would be armed
+        return answer
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        write_cached(str(tmp_path / "x.cache"), ({"a": 1}, 1))
+    assert os.listdir(tmp_path) == []
 
 
 def test_old_files_of_a_kind_are_removed_beyond_the_newest(tmp_path, monkeypatch):
