@@ -55,7 +55,7 @@ WORD_JACCARD = 0.4
 WORD_POSTINGS = 100
 
 #: Query rows per sparse product (bounds the memory of one block).
-_BLOCK_ROWS = 4096
+_BLOCK_ROWS = 2048
 
 #: Candidate pairs whose shared words are counted at once (bounds the memory
 #: of the rows copied out for it).
@@ -274,14 +274,18 @@ class _SideSets:
         key = rows.astype(np.int64)
         key <<= 32
         key |= rank[cols]
-        order = np.argsort(key, kind="stable")
+        # int32 positions below: fewer than 2**31 pairs, as for the matrices.
+        index = np.int32 if len(rows) < np.iinfo(np.int32).max else np.int64
+        order = np.argsort(key, kind="stable").astype(index)
         del key
-        ordered_rows = rows[order]
-        position = np.arange(len(rows), dtype=np.int64)
-        position -= starts[ordered_rows]
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
-        in_prefix = order[position < longest[ordered_rows]]
-        del position, ordered_rows
+        # The rows stay in place (the key's high part), so the i-th word of
+        # the order is in the prefix when i falls before its row's start
+        # plus its prefix's length: no array of the rows reordered, nor of
+        # positions in the row.
+        prefix_end = (starts + longest).astype(index)[rows]
+        in_prefix = order[np.arange(len(rows), dtype=index) < prefix_end]
+        del prefix_end
         is_common = common[cols[in_prefix]]
         chosen = np.sort(in_prefix[~is_common])  # back in (row, column) order
         self.prefix = _rows_matrix(rows[chosen], cols[chosen], np.bincount(rows[chosen], minlength=count), width)
@@ -291,6 +295,7 @@ class _SideSets:
         self.last_rank = np.full(count, -1, np.int64)
         self.last_rank[filled] = rank[cols[order[(starts + longest - 1)[filled]]]]
         self.common_in_prefix = np.bincount(rows[in_prefix[is_common]], minlength=count)
+        del order, in_prefix, is_common, chosen  # before the filters' array of a word each
         self.after_prefix = self.sizes - np.where(filled, longest, 0)
         # A 64-bit filter of each set (one bit per word, from its column):
         # two sets share at most the bits both filters set, plus the words

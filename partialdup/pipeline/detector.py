@@ -216,6 +216,7 @@ class Detector(LookupStage, SpanStage):
         self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool, retain: list[object] | None = None
     ) -> Detection:
         docs = list(engine.features(self, documents))
+        self.tokenizer.clear_cache()  # the features are made: its memos only hold memory now
         # The word-set search and the headline candidates need only the
         # documents' words: numbered first, sent apart with their arrays,
         # they run beside the index and the feature searches.
@@ -294,6 +295,7 @@ class Detector(LookupStage, SpanStage):
         retain: list[object] | None = None,
     ) -> Detection:
         query_docs = list(engine.features(self, queries))
+        self.tokenizer.clear_cache()  # as in _detect
         keep = None
         if only_pairs is not None:
             keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731

@@ -32,6 +32,8 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
+from partialdup.core.heap import release_free_memory
+
 __all__ = ["BesideProcess", "HelperProcess", "as_helper", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
@@ -104,7 +106,11 @@ def frozen_heap() -> Iterator[None]:
     collector's permanent generation, so that a forked child's collections
     do not walk them, writing to every page it shares with its parent
     (copy-on-write would copy them all: the documents' features, hundreds
-    of megabytes); the parent's own collections see them again afterwards."""
+    of megabytes); the parent's own collections see them again afterwards.
+    The memory the parent freed is given back to the system first: a child
+    forked late kept those pages too, and allocating into them copied them
+    (zh tail: 598 → 539–560 MB peak, docs/benchmark.md, session 24)."""
+    release_free_memory()
     gc.freeze()
     try:
         yield
@@ -284,11 +290,17 @@ def _serve_helper(conn: Any, parent: int) -> None:
     outbox: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(conn, outbox, len(works)), daemon=True)
     sender.start()
-    for function, args in works:
+    works.reverse()
+    while works:
+        function, args = works.pop()  # its arguments go with it once it is done
         try:
             outbox.put((True, function(*args)))
         except BaseException:  # noqa: BLE001 - reported to the caller, which raises
             outbox.put((False, traceback.format_exc()))
+        del function, args
+        # The helper waits until the caller reads its results: what the work
+        # freed goes back to the system meanwhile (docs/benchmark.md, session 24).
+        release_free_memory()
     sender.join()
     conn.close()
 

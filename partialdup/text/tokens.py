@@ -307,9 +307,17 @@ class Tokenizer:
             position = end
 
     def clear_cache(self) -> None:
-        """Forget the remembered segmentations and sentences (a benchmark's runs start cold)."""
+        """Forget the remembered segmentations and sentences: once a run's
+        features are made (they were about 40 MB of a Chinese run of 160,000
+        sentences, and a process forked later would keep their pages), or
+        for a benchmark's runs to start cold."""
         self._segments.clear()
         self._sentences.clear()
+
+    @property
+    def remembered(self) -> int:
+        """How many Han runs and sentences are remembered (:meth:`clear_cache`)."""
+        return len(self._segments) + len(self._sentences)
 
     def _segmented(self, runs: list[str]) -> Iterator[_Segmented]:
         """The lengths of the words of each Han run (compacted), their common forms

@@ -36,6 +36,17 @@ def test_same_document_twice_is_one_full_length_span(detector):
     assert first.a == first.b == 0 and last.a == last.b == span.a_sentences[1]
 
 
+def test_a_run_forgets_the_tokenizers_memos_once_its_features_are_made(detector):
+    # Its memos hold memory only after the features (40 MB on a Chinese run);
+    # a process forked later would keep their pages too.
+    text = PARAGRAPH + "今天天气很好，我们去公园散步吧。这是第三句话，没有什么特别的。"
+    first = detector.detect([Document("x", text), Document("y", text)])
+    assert detector.tokenizer.remembered == 0
+    assert detector.detect([Document("x", text), Document("y", text)]) == first
+    detector.check([Document("q", text)], [Document("r", text)])
+    assert detector.tokenizer.remembered == 0
+
+
 def test_copies_inside_one_document_are_not_reported(detector):
     assert detector.detect([Document("x", PARAGRAPH + PARAGRAPH)]).spans == ()
 

@@ -167,6 +167,16 @@ def test_the_words_of_real_documents_at_once_are_the_words_of_each(tokenizer):
         assert tokenizer.sentence_words(text, spans) == [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans], path.name
 
 
+def test_the_memos_are_counted_and_forgotten_without_changing_a_word(tokenizer):
+    text = "今天天气很好，我们去公园散步吧。 The quick brown fox."
+    tokenizer.clear_cache()
+    assert tokenizer.remembered == 0
+    words = tokenizer.sentence_words(text, [(0, 16), (17, len(text))])
+    assert tokenizer.remembered > 0
+    tokenizer.clear_cache()
+    assert tokenizer.remembered == 0 and tokenizer.sentence_words(text, [(0, 16), (17, len(text))]) == words
+
+
 def test_forgetting_segmented_runs_changes_no_word(monkeypatch):
     # The remembered runs are forgotten a quarter at a time when the bound is
     # reached; what is remembered never changes a word, and the bound holds.
