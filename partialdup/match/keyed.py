@@ -142,6 +142,13 @@ class KeyedMatches:
 
     __hash__ = None  # type: ignore[assignment]  # mutable-like: compared by records
 
+    def release(self) -> None:
+        """Forget every record (the arrays go, if nothing else holds them):
+        for the caller that has read them all and keeps the object."""
+        self._first = self._second = np.empty(0, np.int64)
+        self._score = np.empty(0, np.float64)
+        self._more = []
+
     def with_more(self, more: Sequence[Record]) -> KeyedMatches:
         """These records, then ``more``."""
         joined = KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, self._more)

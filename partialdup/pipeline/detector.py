@@ -28,7 +28,7 @@ from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs
 from partialdup.pipeline.base import Detection
-from partialdup.pipeline.lookups import LookupStage
+from partialdup.pipeline.lookups import Lookups, LookupStage
 from partialdup.pipeline.parallel import Engine, LocalEngine
 from partialdup.pipeline.tail import SpanStage
 from partialdup.text.sentences import rejoinable
@@ -217,25 +217,31 @@ class Detector(LookupStage, SpanStage):
     ) -> Detection:
         docs = list(engine.features(self, documents))
         self.tokenizer.clear_cache()  # the features are made: its memos only hold memory now
+        lookups = self._detect_lookups(docs, engine)
+        # A is the document with the smaller id, whichever sentence was the query.
+        place = [0] * len(docs)
+        for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
+            place[number] = rank
+        found = FoundPairs(order=place)
+        if retain is not None:
+            retain.extend((docs, found, lookups))
+        return self._spans(
+            lookups, found, docs, docs, runner=partial(engine.pair_spans, self), boilerplate_spans=boilerplate_spans,
+            judged=partial(engine.judged, self),
+        )
+
+    def _detect_lookups(self, docs: Sequence[DocumentFeatures], engine: Engine) -> Lookups:
+        # The index, the words' columns and the side searches are needed by
+        # the look-ups only: made here, they go on return, before the tail
+        # forks its workers (docs/benchmark.md, session 24).
         # The word-set search and the headline candidates need only the
         # documents' words: numbered first, sent apart with their arrays,
         # they run beside the index and the feature searches.
         columns = self._word_columns(docs)
         word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
         index = self.build_index(docs, joins=False)
-        # A is the document with the smaller id, whichever sentence was the query.
-        place = [0] * len(docs)
-        for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
-            place[number] = rank
-        found = FoundPairs(order=place)
-        lookups = self._self_lookups(
+        return self._self_lookups(
             docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns)
-        if retain is not None:
-            retain.extend((docs, index, found, lookups))
-        return self._spans(
-            lookups, found, docs, docs, index, runner=partial(engine.pair_spans, self), boilerplate_spans=boilerplate_spans,
-            judged=partial(engine.judged, self),
-        )
 
     def check(
         self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None,
@@ -303,7 +309,7 @@ class Detector(LookupStage, SpanStage):
         if retain is not None:
             retain.extend((query_docs, lookups))
         detection = self._spans(
-            lookups, FoundPairs(), query_docs, references, index, keep=keep, runner=partial(engine.pair_spans, self),
+            lookups, FoundPairs(), query_docs, references, keep=keep, runner=partial(engine.pair_spans, self),
             boilerplate_spans=boilerplate_spans, judged=partial(engine.judged, self),
         )
         if not self.config.single_origin:

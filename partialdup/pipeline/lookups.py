@@ -16,7 +16,8 @@ from typing import Callable, Iterator, Sequence, TypeVar
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin
-from partialdup.core.types import DocumentFeatures
+from partialdup.core.types import DocumentFeatures, RunStats
+from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.inverted import entry_keys
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
@@ -56,7 +57,10 @@ class Lookups:
         rejoined: (the two rejoined sentences, the other sentence, score,
             whether the rejoined ones are on the first side) of the matches
             of rejoined sentences.
-        searches: The raw searches, for the run's statistics.
+        stats: The run's statistics the look-ups know (candidate pairs,
+            frequent features and sentences, skipped postings, the exact
+            stage's counts): the tail adds the rest, and needs neither the
+            raw searches nor the index.
         a_boilerplate: Boilerplate sentences of the A side, which do not
             count in a span's gap: empty from the look-ups, filled by the
             tail once the rule has decided (:mod:`partialdup.match.boilerplate`).
@@ -78,11 +82,33 @@ class Lookups:
     loose: Records
     quoted: list[tuple[SentenceKey, SentenceKey, float]]
     rejoined: list[tuple[tuple[SentenceKey, SentenceKey], SentenceKey, float, bool]]
-    searches: tuple[PairMatches, ...]
+    stats: RunStats
     a_boilerplate: set[SentenceKey] = field(default_factory=set)
     b_boilerplate: set[SentenceKey] = field(default_factory=set)
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
+
+    def release_judged(self) -> None:
+        """Let the near misses' and the loose candidates' arrays go, once the
+        tail has judged them: a million records and more on large runs, held
+        otherwise while the spans' workers are forked (docs/benchmark.md,
+        session 24)."""
+        for records in (self.near, self.loose):
+            if isinstance(records, KeyedMatches):
+                records.release()
+
+
+def search_stats(index: ReferenceIndex, searches: Sequence[PairMatches]) -> RunStats:
+    """The :class:`~partialdup.core.types.RunStats` fields the look-ups know:
+    the searches' candidate pairs and skipped postings, the index's frequent
+    features and sentences and its exact stage's counts."""
+    return RunStats(
+        candidate_pairs=sum(search.candidates for search in searches),
+        frequent_features=index.sentences.frequent_features(),
+        frequent_sentences=index.sentences.frequent_sentences(),
+        skipped_postings=sum(search.skipped_postings for search in searches),
+        **exact_run_stats(index),
+    )
 
 
 class LookupStage(HeadlineStage):
@@ -190,7 +216,7 @@ class LookupStage(HeadlineStage):
             words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
             loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
                 _not_found_in(words, loose_matches, keys))
-        return Lookups(whole, near, loose, quoted, rejoined, (*searches, joined), crowded=crowded, crowd_links=crowd_links)
+        return Lookups(whole, near, loose, quoted, rejoined, search_stats(index, (*searches, joined)), crowded=crowded, crowd_links=crowd_links)
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures],
@@ -232,7 +258,7 @@ class LookupStage(HeadlineStage):
         searches = (whole_matches, near_matches, query_joins, reference_joins)
         quoted = self._quotation_hits(query_docs, index, own_documents=False, keys=keys)
         quoted += self._headline_hits(query_docs, references, whole, near)
-        return Lookups(whole, near, loose, quoted, rejoined, searches)
+        return Lookups(whole, near, loose, quoted, rejoined, search_stats(index, searches))
 
     def _quotation_hits(
         self,

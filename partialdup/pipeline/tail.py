@@ -6,9 +6,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Callable, Mapping, Sequence, overload
 
-from partialdup.core.types import DocumentFeatures, RunStats, SentencePair, Span
-from partialdup.index.exact_first import exact_run_stats
-from partialdup.index.sparse import ReferenceIndex
+from partialdup.core.types import DocumentFeatures, SentencePair, Span
 from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict, crowd_documents
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
@@ -136,7 +134,6 @@ class SpanStage(EditedStage):
         found: FoundPairs,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
-        index: ReferenceIndex,
         *,
         keep: Callable[[int, int], bool] | None = None,
         runner: PairRunner | None = None,
@@ -149,7 +146,9 @@ class SpanStage(EditedStage):
         (here, one after the other, when None); the spans of the boilerplate
         pairs too when ``boilerplate_spans``. ``judged``: an engine's way to
         judge the near misses and edited copies on other cores (see
-        :mod:`partialdup.pipeline.sidework`; here when None)."""
+        :mod:`partialdup.pipeline.sidework`; here when None). The near
+        misses' and loose candidates' arrays are let go once judged
+        (:meth:`Lookups.release_judged`)."""
         edited = self._edited
         found.add_firm(lookups.whole)
         near: list[tuple[SentenceKey, SentenceKey]] = []
@@ -157,6 +156,7 @@ class SpanStage(EditedStage):
             near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs))
         if edited is not None:
             self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs))
+        lookups.release_judged()
         for host, other, score in lookups.quoted:
             if not found.has(host, other):
                 found.add(host, other, score)
@@ -178,11 +178,11 @@ class SpanStage(EditedStage):
                         del pairs.by_documents[(a, b)]
         whole_words = self._whole_by_pair(lookups.whole, found) if edited is not None else {}
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
-        detection = self._detection(a_docs, b_docs, found, index, skipping, whole_words, runner)
+        detection = self._detection(a_docs, b_docs, found, skipping, whole_words, runner)
         listed = boilerplate_sentences(verdict, a_docs)
         if not (boilerplate_spans and apart.by_documents):
             return replace(detection, boilerplate_sentences=listed)
-        set_apart = self._detection(a_docs, b_docs, apart, index, lookups, whole_words, runner)
+        set_apart = self._detection(a_docs, b_docs, apart, lookups, whole_words, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
 
     def _whole_by_pair(
@@ -225,12 +225,11 @@ class SpanStage(EditedStage):
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
         found: FoundPairs,
-        index: ReferenceIndex,
         lookups: Lookups,
         whole_words: Mapping[tuple[int, int], Sequence[tuple[SentenceKey, SentenceKey, bool]]],
         runner: PairRunner | None = None,
     ) -> Detection:
-        searches, a_boilerplate, b_boilerplate = lookups.searches, lookups.a_boilerplate, lookups.b_boilerplate
+        a_boilerplate, b_boilerplate = lookups.a_boilerplate, lookups.b_boilerplate
         # Boilerplate sentences, like sentences too short to have features,
         # cannot be missed copies: they do not count towards a span's gap.
         cache: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -263,15 +262,9 @@ class SpanStage(EditedStage):
         spans = [*refined, *(span for result in results if not result.known for span in result.spans)]
         spans.sort(key=_span_order)
         distinct = {id(d): d for d in (*a_docs, *b_docs)}.values()  # detect passes one list twice
-        run = RunStats(
-            documents=len(distinct),
-            sentences=sum(map(_sentence_count, distinct)),
-            candidate_pairs=sum(search.candidates for search in searches),
-            frequent_features=index.sentences.frequent_features(),
-            frequent_sentences=index.sentences.frequent_sentences(),
-            skipped_postings=sum(search.skipped_postings for search in searches),
+        run = replace(
+            lookups.stats, documents=len(distinct), sentences=sum(map(_sentence_count, distinct)),
             boilerplate_sentences=len(a_boilerplate),
-            **exact_run_stats(index),
         )
         return Detection(tuple(spans), run)
 

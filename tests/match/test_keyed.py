@@ -140,3 +140,15 @@ def test_the_records_touching_some_sentences_are_those_the_plain_filter_keeps(ro
         assert list(records.touching(first, first, least)) == [r for r in records if r[2] >= least and first & {r[0], r[1]}]
     finally:
         keyed._CHUNK = original
+
+
+def test_released_records_are_gone_and_their_arrays_free():
+    import weakref
+
+    first = np.array([0, 1, 2], np.int64)
+    matches = KeyedMatches(first, np.array([3, 4, 5], np.int64), np.array([0.5, 0.6, 0.7]), _KEYS, more=[(_KEYS[0], _KEYS[1], 1.0)])
+    assert len(matches) == 4
+    held = weakref.ref(first)
+    del first
+    matches.release()
+    assert len(matches) == 0 and list(matches) == [] and held() is None

@@ -47,6 +47,36 @@ def test_a_run_forgets_the_tokenizers_memos_once_its_features_are_made(detector)
     assert detector.tokenizer.remembered == 0
 
 
+def test_the_index_and_the_judged_arrays_are_gone_when_the_spans_are_made(detector, monkeypatch):
+    # The tail forks its workers with the calling process's heap: what the
+    # look-ups alone needed is freed before (docs/benchmark.md, session 24).
+    import weakref
+
+    from partialdup.pipeline.detector import Detector
+
+    built, seen = [], []
+    build_index, pair_spans = Detector.build_index, Detector.pair_spans
+
+    def remembered(self, *args, **kwargs):
+        index = build_index(self, *args, **kwargs)
+        built.append(weakref.ref(index))
+        return index
+
+    def spans(self, *args):
+        seen.append([ref() is None for ref in built])
+        return pair_spans(self, *args)
+
+    monkeypatch.setattr(Detector, "build_index", remembered)
+    monkeypatch.setattr(Detector, "pair_spans", spans)
+    text = PARAGRAPH + "The quick brown fox jumps over the lazy dog near a river bank."
+    retained: list[object] = []
+    found = detector.detect([Document("x", text), Document("y", PARAGRAPH + "An opening of its own.")], retain=retained)
+    assert found.spans and seen and all(all(gone) for gone in seen) and built
+    [lookups] = [item for item in retained if hasattr(item, "release_judged")]
+    assert len(lookups.near) == len(lookups.loose) == 0
+    assert found.stats.candidate_pairs > 0
+
+
 def test_copies_inside_one_document_are_not_reported(detector):
     assert detector.detect([Document("x", PARAGRAPH + PARAGRAPH)]).spans == ()
 
@@ -89,10 +119,11 @@ def test_output_is_deterministic_and_sorted(detector):
 def test_a_run_retained_for_the_caller_gives_the_same_detection(detector):
     # The command line keeps a run's working state until its process ends
     # (freeing it object by object is wasted work then); the answer is the same.
+    # The index of detect is not kept: its arrays go before the tail's workers.
     docs = [Document(n, PARAGRAPH) for n in ("c", "a", "b")]
     retained: list = []
     assert detector.detect(docs, retain=retained) == detector.detect(docs)
-    assert len(retained) == 4 and [doc.id for doc in retained[0]] == ["c", "a", "b"]
+    assert len(retained) == 3 and [doc.id for doc in retained[0]] == ["c", "a", "b"]
     checked: list = []
     assert detector.check(docs[:1], docs[1:], retain=checked) == detector.check(docs[:1], docs[1:])
     assert len(checked) == 4
