@@ -216,7 +216,8 @@ class LookupStage(HeadlineStage):
             words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
             loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
                 _not_found_in(words, loose_matches, keys))
-        return Lookups(whole, near, loose, quoted, rejoined, search_stats(index, (*searches, joined)), crowded=crowded, crowd_links=crowd_links)
+        stats = search_stats(index, (*searches, joined))
+        return Lookups(whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links)
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures],

@@ -109,7 +109,7 @@ def frozen_heap() -> Iterator[None]:
     of megabytes); the parent's own collections see them again afterwards.
     The memory the parent freed is given back to the system first: a child
     forked late kept those pages too, and allocating into them copied them
-    (zh tail: 598 → 539–560 MB peak, docs/benchmark.md, session 24)."""
+    (zh tail: 598 → 539–567 MB peak, docs/benchmark.md, session 24)."""
     release_free_memory()
     gc.freeze()
     try:
