@@ -389,7 +389,7 @@ def _run_detect(args: argparse.Namespace) -> int:
         # on the way out of each function.
         retained: list[object] = []
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
-            documents = list(progress.each(detector.features_of(read.documents, engine=engine), "reading documents"))
+            documents = list(progress.each(detector.features_of(read.documents, engine=engine, for_detect=True), "reading documents"))
             with progress.stage("matching"):
                 detection = detector.detect(documents, engine=engine, retain=retained)
     args.held = (detector, read, documents, detection, retained)

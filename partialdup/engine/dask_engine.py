@@ -278,8 +278,9 @@ class DaskEngine:
             self._plugins[recipe] = name
         return self._plugins[recipe]
 
-    def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> OrderedFeatures:
-        """The features of each document, in order: tasks of a few documents each."""
+    def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
+        """The features of each document, in order: tasks of a few documents
+        each (``apart``: nothing to start, :meth:`apart` runs work here)."""
         docs = list(documents)
         pending = [d for d in docs if not isinstance(d, DocumentFeatures)]
         plugin = self._plugin(detector) if pending else ""

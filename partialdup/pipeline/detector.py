@@ -174,12 +174,17 @@ class Detector(LookupStage, SpanStage):
             document = self.tokenize(document)
         return self.fingerprint(document)
 
-    def features_of(self, documents: Iterable[AnyDocument], *, engine: Engine | None = None) -> Iterable[DocumentFeatures]:
+    def features_of(
+        self, documents: Iterable[AnyDocument], *, engine: Engine | None = None, for_detect: bool = False,
+    ) -> Iterable[DocumentFeatures]:
         """The features of each document, in order: :meth:`features` on
         ``config.jobs`` worker processes, or on ``engine`` (see
         :mod:`partialdup.pipeline.parallel`); yielded as they come when
-        iterated (a progress bar can count them)."""
-        return (engine or self.local_engine()).features(self, documents)
+        iterated (a progress bar can count them). ``for_detect``: they go to
+        :meth:`detect` on the same engine, which then sends its side
+        searches to processes started with the features (see
+        :meth:`~partialdup.pipeline.parallel.Engine.apart`)."""
+        return (engine or self.local_engine()).features(self, documents, apart=for_detect)
 
     def local_engine(self) -> Engine:
         """The engine used when none is given: ``config.jobs`` local worker
@@ -215,7 +220,7 @@ class Detector(LookupStage, SpanStage):
     def _detect(
         self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool, retain: list[object] | None = None
     ) -> Detection:
-        docs = list(engine.features(self, documents))
+        docs = list(engine.features(self, documents, apart=True))
         self.tokenizer.clear_cache()  # the features are made: its memos only hold memory now
         lookups = self._detect_lookups(docs, engine)
         # A is the document with the smaller id, whichever sentence was the query.

@@ -125,9 +125,14 @@ class Engine(Protocol):
     #: Runs the look-ups' candidate products (see :mod:`partialdup.index.partitioned`); None: the calling process.
     candidate_product: CandidateProduct | None
 
-    def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> Iterable[DocumentFeatures]:
+    def features(
+        self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False,
+    ) -> Iterable[DocumentFeatures]:
         """The features of each document, in the documents' order (sized,
-        when the engine can tell, for a progress bar)."""
+        when the engine can tell, for a progress bar). ``apart``: work will
+        be sent :meth:`apart` once they are made (``detect``'s side
+        searches): an engine that runs it in processes of its own may start
+        them now, while the caller's heap is small."""
         ...
 
     def pair_spans(
@@ -334,18 +339,21 @@ class LocalEngine:
         # Forked when the features are (the heap small then), for apart().
         self._helpers: list[HelperProcess] = []
 
-    def features(self, detector: Detector, documents: Iterable[AnyDocument]) -> OrderedFeatures:
-        """The features of each document, in order, yielded as they come."""
+    def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
+        """The features of each document, in order, yielded as they come;
+        ``apart``: the helpers of :meth:`apart` are forked with the workers
+        (else none is: ``check`` and the store send no work apart)."""
         docs = list(documents)
         pending = [d for d in docs if not isinstance(d, DocumentFeatures)]
         chars = sum(len(d.text or "") for d in pending)
         workers = min(self.workers, len(pending), chars // max(self.min_chars, 1))
         if workers <= 1:
             return OrderedFeatures(len(docs), (detector.features(d) for d in docs))
-        return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers))
+        return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart))
 
     def _features(
-        self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int
+        self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int,
+        apart: bool,
     ) -> Iterator[DocumentFeatures]:
         context = _context()
         chunks = _chunks(pending, [len(d.text or "") + 1 for d in pending], workers)
@@ -357,7 +365,7 @@ class LocalEngine:
         if context.get_start_method() == "fork":
             # The processes that run the work sent apart later (apart()) are
             # forked now, before the features fill the heap.
-            if not self._helpers:
+            if apart and not self._helpers:
                 self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
             # The helpers inherit what the tokenizer loads on first use.
             detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))

@@ -303,7 +303,7 @@ def _pid_of(value):
 def test_work_apart_runs_in_the_helper_forked_with_the_features_else_here(detector, sources):
     assert [f() for f in LocalEngine(2).apart([(_pid_of, (1,))])] == [(os.getpid(), 1)]  # no features yet: here
     engine = _workers()
-    list(engine.features(detector, sources[:4]))
+    list(engine.features(detector, sources[:4], apart=True))
     (result,) = engine.apart([(_pid_of, (2,))])
     pid, value = result()
     assert value == 2 and pid != os.getpid()
@@ -312,10 +312,19 @@ def test_work_apart_runs_in_the_helper_forked_with_the_features_else_here(detect
     assert [f() for f in engine.apart([(_pid_of, (4,))])] == [(os.getpid(), 4)]  # none left: here
 
 
+def test_features_fork_helpers_only_for_work_sent_apart(detector, sources):
+    # check and the store send nothing apart: no idle process waits for them.
+    engine = _workers()
+    list(engine.features(detector, sources[:4]))
+    assert [f() for f in engine.apart([(_pid_of, (1,))])] == [(os.getpid(), 1)]
+    list(engine.features(detector, sources[4:8], apart=True))
+    assert engine.apart([(_pid_of, (2,))])[0]()[0] != os.getpid()
+
+
 def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources, suspicious):
     documents = [*sources, *suspicious]
     engine = _workers()
-    docs = list(engine.features(detector, documents))
+    docs = list(engine.features(detector, documents, apart=True))
     columns = detector._word_columns(docs)
     here_words, here_headlines = detector._side_searches(docs, columns, LocalEngine(1).beside, LocalEngine(1).apart)
     apart_words, apart_headlines = detector._side_searches(docs, columns, engine.beside, engine.apart)
