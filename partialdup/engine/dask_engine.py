@@ -5,7 +5,7 @@ Which stage runs where (docs/engine.md has the why and the measurements):
 1. **Features per document** (sentences, tokens, features; four fifths of a
    run on Chinese text): tasks on the workers, a few documents each. Every
    worker builds its detector once, from a
-   :class:`~partialdup.pipeline.parallel.DetectorRecipe` (method, IDF,
+   :class:`~partialdup.pipeline.pool.DetectorRecipe` (method, IDF,
    configuration), in a worker plugin: jieba loads once per worker.
 2. **Look-ups** (candidate pairs through shared features; whole matches,
    near misses, loose candidates of edited copies, rejoined sentences,
@@ -53,9 +53,8 @@ from partialdup.index.partitioned import (
     Candidates, CandidateProduct, ProductRequest, index_part, part_columns, partial_candidates, query_part,
     reduce_candidates, task_blocks,
 )
-from partialdup.pipeline.parallel import (
-    AnyDocument, DetectorRecipe, OrderedFeatures, pack_features, unpack_features, worker_count,
-)
+from partialdup.pipeline.parallel import AnyDocument, OrderedFeatures, pack_features, unpack_features, worker_count
+from partialdup.pipeline.pool import DetectorRecipe
 from partialdup.pipeline.sidework import Judge, inline_apart, inline_beside, inline_judged
 from partialdup.pipeline.tail import PairJob, PairSpans
 

@@ -6,13 +6,14 @@ pair (:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans`: evidence,
 spans, refined edges, scores). :class:`LocalEngine` runs them on ``jobs``
 processes; the index look-ups between them stay in the calling process
 (one sparse matrix product, see :mod:`partialdup.index.sparse`), except
-for two independent parts of the work between the stages (see
-:mod:`partialdup.pipeline.sidework`): the word-set search of edited copies
-runs in a forked process beside the index and the feature searches
-(:meth:`LocalEngine.beside`), and the verdicts of the tail's near-miss and
-edited-copy checks are computed on ``jobs`` processes, chunks of records at
-a time, while the calling process keeps the bookkeeping
-(:meth:`LocalEngine.judged`).
+for independent parts of the work between the stages (see
+:mod:`partialdup.pipeline.sidework`): ``detect``'s word-set and headline
+searches run in helpers forked with the features and sent their arrays
+(:meth:`LocalEngine.apart`; on documents, in a process forked beside the
+look-ups, :meth:`LocalEngine.beside`), and the verdicts of the tail's
+near-miss and edited-copy checks are computed on ``jobs`` processes,
+chunks of records at a time, while the calling process keeps the
+bookkeeping (:meth:`LocalEngine.judged`).
 
 On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
 helpers that inherit its detector (its segmenter already loaded), the
@@ -20,10 +21,9 @@ documents and the work list, and it takes pieces of the work itself
 (:mod:`partialdup.pipeline.shared_work`); only the helpers' results are
 pickled, features packed (:mod:`partialdup.pipeline.packing`). Elsewhere
 (spawn) a pool of ``jobs`` workers builds its detectors from a
-:class:`DetectorRecipe` (method, IDF and configuration; the tokenizer from
-the configuration's segmenter), loading jieba once per worker, and is sent
-the work (``Pool.imap``). What a pool's worker holds is one explicit
-object, :class:`_Worker`, filled once by the pool's initializer.
+:class:`~partialdup.pipeline.pool.DetectorRecipe`, loading jieba once per
+worker, and is sent the work (``Pool.imap``): what a worker holds and runs
+is :mod:`partialdup.pipeline.pool`.
 
 The output is byte-identical to one process whatever ``jobs`` is: each
 piece of work is a pure function of its inputs, the results come back in
@@ -43,19 +43,16 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-import sys
-from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
 
-from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
-from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features, unpack_features
-from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, as_helper, frozen_heap, shared_pieces
+from partialdup.pipeline.pool import WorkerPool, features_chunk, judge_chunk, pair_chunk, process_context
+from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart
 from partialdup.pipeline.tail import PairJob, PairSpans
 
@@ -66,7 +63,6 @@ __all__ = [
     "Engine",
     "LocalEngine",
     "OrderedFeatures",
-    "DetectorRecipe",
     "worker_count",
     "pack_features",
     "unpack_features",
@@ -162,103 +158,11 @@ class Engine(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class DetectorRecipe:
-    """What a worker needs to build a detector equal to the caller's.
-
-    Attributes:
-        kind: The detector's class.
-        method: Its fingerprint method (holding the IDF table).
-        config: Its configuration, ``jobs`` set to 1 (a worker starts none).
-        segmenter: Its tokenizer's segmenter (``jieba``, ``rjieba``).
-    """
-
-    kind: type
-    method: Method
-    config: Config
-    segmenter: str
-
-    @classmethod
-    def of(cls, detector: Detector) -> DetectorRecipe:
-        """The recipe of a detector made with the default tokenizer for its
-        segmenter and the default sentence splitter (as
-        :func:`~partialdup.pipeline.factory.make_detector` makes them)."""
-        return cls(type(detector), detector.method, replace(detector.config, jobs=1), detector.tokenizer.segmenter)
-
-    def build(self) -> Detector:
-        """A new detector (its tokenizer loads jieba on first use)."""
-        from partialdup.text.tokens import Tokenizer
-
-        tokenizer = Tokenizer(segmenter=self.segmenter, jieba_mode=self.config.jieba_mode)
-        return self.kind(self.method, self.config, tokenizer=tokenizer)  # type: ignore[no-any-return]
-
-
-@dataclass(frozen=True)
-class _Inherited:
-    """The caller's own detector, handed to forked workers as it is."""
-
-    detector: Detector
-
-    def build(self) -> Detector:
-        return self.detector
-
-
-class _Worker:
-    """What one worker process holds, set once by :func:`_start`."""
-
-    def __init__(self) -> None:
-        self.detector: Detector | None = None
-        self.a_docs: Sequence[DocumentFeatures] = ()
-        self.b_docs: Sequence[DocumentFeatures] = ()
-        # What a judge keeps between the chunks of one pool (each sentence's letters).
-        self.memo: dict = {}
-
-
-#: The worker's state: the one module-level object, empty in the calling process.
-_WORKER = _Worker()
-
-
-def _start(source: DetectorRecipe | _Inherited, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> None:
-    """Pool initializer: the worker's detector (and the tail's documents)."""
-    as_helper()
-    _WORKER.detector = source.build()
-    _WORKER.a_docs, _WORKER.b_docs = a_docs, b_docs
-    _WORKER.memo = {}
-
-
-def _worker_detector() -> Detector:
-    assert _WORKER.detector is not None, "called outside a worker"
-    return _WORKER.detector
-
-
-def _features_chunk(documents: Sequence[Document | TokenizedDocument], detector: Detector | None = None) -> list[tuple]:
-    detector = detector or _worker_detector()
-    return [pack_features(detector.features(document)) for document in documents]
-
-
 def _merged(docs: list[AnyDocument], computed: Iterator[DocumentFeatures]) -> Iterator[DocumentFeatures]:
     """Each document's features, in order: its own when it came with them,
     else the next computed."""
     for doc in docs:
         yield doc if isinstance(doc, DocumentFeatures) else next(computed)
-
-
-def _pair_chunk(jobs: Sequence[PairJob]) -> list[PairSpans]:
-    detector = _worker_detector()
-    return [detector.pair_spans(_WORKER.a_docs[job.a], _WORKER.b_docs[job.b], job) for job in jobs]
-
-
-def _judge_chunk(judge: Judge, records: list[Any]) -> list[Any]:
-    return judge(_worker_detector(), _WORKER.a_docs, _WORKER.b_docs, records, _WORKER.memo)
-
-
-def _context() -> Any:
-    # fork: workers inherit the detector and the documents without pickling.
-    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-
-
-def _source(detector: Detector, context: Any) -> DetectorRecipe | _Inherited:
-    return _Inherited(detector) if context.get_start_method() == "fork" else DetectorRecipe.of(detector)
 
 
 def _chunks(items: Sequence[Any], weights: Sequence[int], workers: int) -> list[Sequence[Any]]:
@@ -355,7 +259,7 @@ class LocalEngine:
         self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int,
         apart: bool,
     ) -> Iterator[DocumentFeatures]:
-        context = _context()
+        context = process_context()
         chunks = _chunks(pending, [len(d.text or "") + 1 for d in pending], workers)
         vocabulary: dict[str, str] = {}
 
@@ -373,12 +277,12 @@ class LocalEngine:
             # The index built next needs SciPy: imported while the helpers compute.
             pieces = shared_pieces(
                 context, workers - 1, len(chunks), lambda k: list(map(detector.features, chunks[k])),
-                lambda k: _features_chunk(chunks[k], detector), back, meanwhile=load_sparse,
+                lambda k: features_chunk(chunks[k], detector), back, meanwhile=load_sparse,
             )
             yield from _merged(docs, itertools.chain.from_iterable(pieces))
             return
-        with _Pool(context, workers, _source(detector, context), (), ()) as pool:
-            computed = (back(k, packed) for k, packed in enumerate(pool.imap(_features_chunk, chunks)))
+        with WorkerPool(context, workers, detector, (), ()) as pool:
+            computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
             yield from _merged(docs, itertools.chain.from_iterable(computed))
 
     def pair_spans(
@@ -395,7 +299,7 @@ class LocalEngine:
         if workers <= 1 or not _plain(a_docs, b_docs):
             return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in jobs]
         chunks = _chunks(range(len(jobs)), weights, workers)
-        context = _context()
+        context = process_context()
         if context.get_start_method() == "fork":
 
             def spans(number: int) -> list[PairSpans]:
@@ -403,8 +307,8 @@ class LocalEngine:
 
             return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, len(chunks), spans, spans)))
         made = [[jobs[i] for i in chunk] for chunk in chunks]  # made here: the pool pickles them
-        with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
-            return list(itertools.chain.from_iterable(pool.imap(_pair_chunk, made)))
+        with WorkerPool(context, workers, detector, a_docs, b_docs) as pool:
+            return list(itertools.chain.from_iterable(pool.imap(pair_chunk, made)))
 
     def judged(
         self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
@@ -419,7 +323,7 @@ class LocalEngine:
         out the same way. Spawned: a pool's feeding thread reads the records as
         its workers take them (a few chunks held at a time, never all).
         """
-        context = _context()
+        context = process_context()
         if context.get_start_method() == "fork":
             # Helpers inherit the records: other records than pending ones are read first.
             ranged = records if isinstance(records, Pending) else Pending(list(records), lambda first, second: True)
@@ -429,9 +333,9 @@ class LocalEngine:
         workers = min(self.workers, len(head) // max(self.min_records, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
-        with _Pool(context, workers, _source(detector, context), a_docs, b_docs) as pool:
+        with WorkerPool(context, workers, detector, a_docs, b_docs) as pool:
             chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
-            return list(itertools.chain.from_iterable(pool.imap(partial(_judge_chunk, judge), chunks)))
+            return list(itertools.chain.from_iterable(pool.imap(partial(judge_chunk, judge), chunks)))
 
     def _judged_in_ranges(
         self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
@@ -477,27 +381,7 @@ class LocalEngine:
         sent the work's documents)."""
         if self.workers <= 1 or weight < self.min_beside:
             return work
-        context = _context()
+        context = process_context()
         if context.get_start_method() != "fork":
             return work
         return BesideProcess(context, work)
-
-
-class _Pool:
-    """A process pool that is closed on the way out, and ended at once when
-    its work fails or is interrupted."""
-
-    def __init__(self, context: Any, workers: int, source: DetectorRecipe | _Inherited, a_docs: Sequence[DocumentFeatures],
-                 b_docs: Sequence[DocumentFeatures]) -> None:
-        with frozen_heap():
-            self._pool = context.Pool(workers, initializer=_start, initargs=(source, a_docs, b_docs))
-
-    def __enter__(self) -> Any:
-        return self._pool
-
-    def __exit__(self, kind: object, error: object, trace: object) -> None:
-        if kind is None:
-            self._pool.close()
-        else:
-            self._pool.terminate()
-        self._pool.join()

@@ -14,7 +14,7 @@ from partialdup.pipeline import parallel
 from partialdup.pipeline.factory import make_detector
 from partialdup.match.keyed import Pending
 from partialdup.match.pairs import FoundPairs
-from partialdup.pipeline.parallel import DetectorRecipe, LocalEngine, pack_features, unpack_features, worker_count
+from partialdup.pipeline.parallel import LocalEngine, pack_features, unpack_features, worker_count
 from partialdup.pipeline.sidework import edited_copies, near_copies
 
 
@@ -76,14 +76,14 @@ def test_packed_features_keep_sentences_without_words(detector):
 
 
 def test_one_job_starts_no_pool(detector, sources, suspicious, monkeypatch):
-    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
     engine = LocalEngine(1, min_chars=1, min_pairs=1)
     found = detector.detect([*sources[:4], *suspicious[:4]], engine=engine)
     assert found.stats.documents == 8
 
 
 def test_the_limits_keep_small_runs_in_process(detector, monkeypatch):
-    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
     documents = [Document("a", "The quick brown fox jumps over the lazy dog near the river bank. " * 3)] * 2
     detector.detect(documents, engine=LocalEngine(2))  # a few hundred characters: no pool
 
@@ -138,7 +138,7 @@ def test_store_references_stay_in_process(detector, sources, suspicious, monkeyp
     references = [Lazy(detector.features(d)) for d in sources]
     features = [detector.features(d) for d in suspicious]
     expected = detector.check_against(features, references, detector.build_index(references), engine=LocalEngine(1))
-    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
     found = detector.check_against(features, references, detector.build_index(references), engine=_workers(min_chars=10**9))
     assert _jsonl(found) == _jsonl(expected)
 
@@ -161,19 +161,12 @@ def test_detect_does_not_depend_on_document_order_or_workers(detector, sources, 
 def test_spawned_workers_build_an_equal_detector(detector, sources, suspicious, monkeypatch):
     # Where fork is not the start method (macOS, Windows), a worker builds
     # its detector from the recipe: it must find what this one finds.
-    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(parallel, "process_context", lambda: multiprocessing.get_context("spawn"))
     documents = [*sources[:3], *suspicious[:3]]
     expected = detector.detect(documents, engine=LocalEngine(1))
     # (The verdicts' pools are the same pools with other work: not started
     # again here, each spawned pool loads jieba anew.)
     assert _jsonl(detector.detect(documents, engine=_workers(min_records=10**9))) == _jsonl(expected)
-
-
-def test_the_recipe_turns_workers_off_inside_workers(detector):
-    recipe = DetectorRecipe.of(detector)
-    assert recipe.config.jobs == 1
-    rebuilt = recipe.build()
-    assert rebuilt.config == recipe.config and rebuilt.tokenizer.segmenter == detector.tokenizer.segmenter
 
 
 @pytest.fixture(scope="module")
@@ -234,21 +227,21 @@ def test_verdicts_in_spawned_workers_equal_the_serial_ones(detector, pending, ju
     features, near, loose = pending
     records = (near if judge is near_copies else loose)[:60]
     serial = judge(detector, features, features, records, {})
-    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(parallel, "process_context", lambda: multiprocessing.get_context("spawn"))
     monkeypatch.setattr(parallel, "_RECORDS_PER_CHUNK", 7)
     started = []
-    monkeypatch.setattr(parallel, "_Pool", lambda *args: started.append(args[1]) or _real_pool(*args))
+    monkeypatch.setattr(parallel, "WorkerPool", lambda *args: started.append(args[1]) or _real_pool(*args))
     assert _workers().judged(detector, judge, features, features, iter(records)) == serial
     assert started == [2]
 
 
-_real_pool = parallel._Pool
+_real_pool = parallel.WorkerPool
 _real_shared = parallel.shared_pieces
 
 
 def test_few_records_are_judged_in_process(detector, pending, monkeypatch):
     features, near, _ = pending
-    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
     engine = _workers(min_records=len(near))  # two workers need twice as many
     assert engine.judged(detector, near_copies, features, features, iter(near)) == near_copies(detector, features, features, near, {})
 
@@ -270,7 +263,7 @@ def test_work_beside_that_fails_raises_here():
 
 
 def test_work_beside_is_done_here_with_one_job_or_little_work(monkeypatch):
-    monkeypatch.setattr(parallel, "_context", lambda: _NoPool())
+    monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
     assert LocalEngine(1).beside(lambda: os.getpid(), 10**9)() == os.getpid()
     assert _workers(min_beside=100).beside(lambda: os.getpid(), 99)() == os.getpid()
 
