@@ -29,6 +29,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
+from partialdup.index.words import word_numbers
 
 __all__ = ["NumberedWords", "WordColumns"]
 
@@ -71,17 +72,11 @@ class WordColumns:
         tokens = np.fromiter(chain.from_iterable(doc.tokens for doc in docs), np.int64, int(doc_starts[-1]))
         sentences = [_aligned_words(doc) for doc in docs]
         known = np.repeat(np.fromiter((len(doc.words) == len(doc.sentences) for doc in docs), bool, len(docs)), counts)
-        lengths = np.fromiter(map(len, chain.from_iterable(sentences)), np.int64, int(doc_starts[-1]))
+        numbered: dict[str, int] = {}
+        lengths, columns = word_numbers(list(chain.from_iterable(sentences)), numbered)
         starts = np.zeros(len(lengths), np.int64)
         if len(lengths):
             np.cumsum(lengths[:-1], out=starts[1:])
-        # A Python step per distinct word only; every word looked up by C
-        # loops (map, fromiter) straight into the array.
-        distinct = dict.fromkeys(chain.from_iterable(chain.from_iterable(sentences)))
-        numbered = {word: column for column, word in enumerate(distinct)}
-        columns = np.fromiter(
-            map(numbered.__getitem__, chain.from_iterable(chain.from_iterable(sentences))), np.int32, int(lengths.sum())
-        )
         return cls(list(numbered), doc_starts, known, tokens, lengths, starts, columns)
 
     @cached_property

@@ -38,7 +38,7 @@ from partialdup.core.arrays import mix64, overlap_bound, popcount
 if TYPE_CHECKING:
     from scipy import sparse
 
-__all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard"]
+__all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard", "word_numbers"]
 
 #: Least Jaccard of two sentences' word sets for a candidate pair: one word
 #: in five replaced leaves two sets of ten words at 8 / 12 = 0.67, one in
@@ -101,8 +101,8 @@ class WordSets:
         columns: dict[str, int] = {}
         # Numbered, then made sets, one side at a time (the words' arrays go
         # once their sets are made: each is tens of MB on large runs).
-        left_sets = _distinct(*_word_numbers(left, columns))
-        right_sets = None if right is None else _distinct(*_word_numbers(right, columns))
+        left_sets = _distinct(*word_numbers(left, columns))
+        right_sets = None if right is None else _distinct(*word_numbers(right, columns))
         outside = None
         if right is not None and right_held is not None:
             outside = np.zeros(len(columns), np.int64)
@@ -202,10 +202,11 @@ class WordSets:
             yield from zip(query[order].tolist(), key[order].tolist(), score[order].tolist())
 
 
-def _word_numbers(sentences: Sequence[Sequence[str]], columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    # Each sentence's length and every word of every sentence as its column
-    # number (new words numbered on, in input order; int32: fewer than 2**31
-    # distinct words long before such a run fits in memory).
+def word_numbers(sentences: Sequence[Sequence[str]], columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each sentence's length (int64) and every word of every sentence as
+    its column number (int32: fewer than 2**31 distinct words long before
+    such a run fits in memory); the words ``columns`` lacks are numbered on,
+    in order of first occurrence, into it."""
     lengths = np.fromiter(map(len, sentences), np.int64, len(sentences))
     # New words numbered in order of first occurrence, a Python step per
     # distinct word only; then every word looked up by C loops (map, fromiter)
