@@ -26,6 +26,7 @@ search.
 
 from __future__ import annotations
 
+import collections
 import copy
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
@@ -37,6 +38,7 @@ from partialdup.index.expand import Blocks, crowded_groups, expand_across, expan
 from partialdup.index.flatbags import FlatBags
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
+from partialdup.index.matrix import PairFilter, accept, binary_matrix, expand_bags, expand_flat, index_columns, kept_pairs
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
@@ -58,8 +60,6 @@ BLOCK_POSTINGS = 20_000_000
 #: (with a ``keep`` filter, bounds the pairs held before it is applied).
 EXPAND_PAIRS = 1 << 18
 
-#: A filter of pairs: (query, key, score) arrays -> a mask of those to keep.
-PairFilter = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -100,16 +100,23 @@ class PairMatches:
         return replace(self, query=self.query[keep], key=self.key[keep], score=self.score[keep], shared=self.shared[keep])
 
 
-@dataclass(frozen=True)
-class _Columns:
-    """Sorted distinct features of the index, with where their columns start."""
+@dataclass
+class _SharedProduct:
+    """The searches :meth:`SparseIndex.sharing_candidates` expects (a rule
+    each time it is expected) and, once the product is made, what each
+    rule accepted."""
 
-    features: np.ndarray  # uint64, sorted, distinct
-    width: np.ndarray  # int64: highest multiplicity of the feature in one bag
-    start: np.ndarray  # int64: column of (feature, 0) in its matrix
-    frequent: np.ndarray  # bool: over max_postings
-    postings: np.ndarray  # int64: distinct bags (groups) holding the feature
-    sentences: np.ndarray  # int64: sentences holding the feature
+    waiting: collections.Counter[CopyRule]
+    found: dict[CopyRule, _GroupMatches] | None = None
+
+    def expects(self, rule: CopyRule) -> bool:
+        return self.waiting[rule] > 0
+
+    def take(self, rule: CopyRule) -> _GroupMatches:
+        assert self.found is not None
+        self.waiting[rule] -= 1
+        # Let a rule's pairs go with its last search (two rules may be one).
+        return self.found[rule] if self.waiting[rule] else self.found.pop(rule)
 
 
 @dataclass(frozen=True)
@@ -155,11 +162,12 @@ class SparseIndex:
         self._sizes = flat.totals
         self._groups = group_flat(flat)
         self._group_sizes = self._sizes[self._groups.first]
-        rows, features, occurrences = _expand_flat(flat.take(self._groups.first))
-        self._columns = _index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
+        rows, features, occurrences = expand_flat(flat.take(self._groups.first))
+        self._columns = index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
         self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
         self._usual_t = self._usual.T.tocsr()
         self._product: CandidateProduct | None = None
+        self._shared: _SharedProduct | None = None
 
     def using(self, product: CandidateProduct | None) -> SparseIndex:
         """This index, its candidate products run by ``product`` (an engine's,
@@ -169,6 +177,17 @@ class SparseIndex:
             return self
         view = copy.copy(self)  # shares the matrices
         view._product = product
+        return view
+
+    def sharing_candidates(self, rules: Sequence[CopyRule]) -> SparseIndex:
+        """This index, its :meth:`search_all` of each of ``rules`` (in any
+        order, once each) scoring the candidates of one blocked product, made
+        at the first of them, instead of one product per search: the product
+        is most of a search's cost, and ``detect`` asks for three (whole
+        matches, near misses, loose candidates). Each rule's accepted group
+        pairs are held until its search. The same matches either way."""
+        view = copy.copy(self)
+        view._shared = _SharedProduct(collections.Counter(rules))
         return view
 
     def feature_count(self) -> int:
@@ -204,11 +223,11 @@ class SparseIndex:
             docs: Document number of each query; an indexed sentence of the
                 same document is never returned. None: no exclusion.
         """
-        rows, features, occurrences = _expand(bags)
+        rows, features, occurrences = expand_bags(bags)
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
         sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
-        found = self._with_identical(self._blocks(usual, frequent, sizes, rule, below_self=False), bags, sizes)
+        found = self._with_identical(self._blocks(usual, frequent, sizes, [rule], below_self=False)[0], bags, sizes)
         item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
         return PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped)
 
@@ -240,9 +259,9 @@ class SparseIndex:
         # The k-th sentence holding a frequent feature skips the k - 1 before it.
         held = self._columns.sentences[self._columns.frequent]
         skipped = int(np.sum(held * (held - 1) // 2))
-        found = self._blocks(self._usual, self._frequent, self._group_sizes, rule, below_self=True)
+        found = self._all_blocks(rule)
         sizes = self._group_sizes
-        copies = _accept(sizes, sizes, sizes, rule)[0]  # a bag is a copy of itself unless empty
+        copies = accept(sizes, sizes, sizes, rule)[0]  # a bag is a copy of itself unless empty
         apart = np.zeros(len(self._docs), bool)
         apart[np.asarray(crowded, np.int64)] = True
         common = np.empty(0, np.int64)
@@ -259,10 +278,10 @@ class SparseIndex:
         for low in range(0, len(pairs), step):
             chosen = pairs[low : low + step]
             item, query, key = expand_across(found.query[chosen], found.group[chosen], blocks, apart)
-            parts.append(_kept(query, key, found.score[chosen][item], found.shared[chosen][item], keep))
+            parts.append(kept_pairs(query, key, found.score[chosen][item], found.shared[chosen][item], keep))
         selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
         within, larger, smaller = expand_within(selves, blocks, apart)
-        parts.append(_kept(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
+        parts.append(kept_pairs(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
         query, key, score, shared = (np.concatenate(column) for column in zip(*parts))
         links = omitted_links(found.query, found.group, out, copies, blocks) if boilerplate > 0 else np.empty((0, 2), np.int64)
         code = query * max(len(self._docs), 1) + key
@@ -289,22 +308,37 @@ class SparseIndex:
         usual: sparse.csr_matrix,
         frequent: sparse.csr_matrix,
         sizes: np.ndarray,
-        rule: CopyRule,
+        rules: Sequence[CopyRule],
         *,
         below_self: bool,
-    ) -> _GroupMatches:
-        queries, groups, scores = [np.empty(0, np.int64)], [np.empty(0, np.int64)], [np.empty(0, np.float64)]
-        shares = [np.empty(0, np.int64)]
+    ) -> list[_GroupMatches]:
+        """The candidates of the blocked product, scored once for each of ``rules``."""
+        empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.int64))
+        parts: list[list[tuple[np.ndarray, ...]]] = [[empty] for _ in rules]
         candidates = 0
         for query, group, shared in self._products(usual, frequent, below_self):
             candidates += len(query)
-            keep, score = _accept(shared, sizes[query], self._group_sizes[group], rule)
-            queries.append(query[keep])
-            groups.append(group[keep])
-            scores.append(score[keep])
-            shares.append(shared[keep])
-        query, group, score, shared = (np.concatenate(parts) for parts in (queries, groups, scores, shares))
-        return _GroupMatches(query, group, score, shared, candidates)
+            size_a, size_b = sizes[query], self._group_sizes[group]
+            for rule, kept in zip(rules, parts):
+                keep, score = accept(shared, size_a, size_b, rule)
+                kept.append((query[keep], group[keep], score[keep], shared[keep]))
+        found = []
+        for kept in parts:
+            query, group, score, shared = (np.concatenate(column) for column in zip(*kept))
+            found.append(_GroupMatches(query, group, score, shared, candidates))
+        return found
+
+    def _all_blocks(self, rule: CopyRule) -> _GroupMatches:
+        """:meth:`search_all`'s accepted group pairs of ``rule``: those kept by
+        the one product of :meth:`sharing_candidates` when ``rule`` is one of
+        its rules, else a product of their own."""
+        shared = self._shared
+        if shared is None or not shared.expects(rule):
+            return self._blocks(self._usual, self._frequent, self._group_sizes, [rule], below_self=True)[0]
+        if shared.found is None:
+            rules = list(shared.waiting)
+            shared.found = dict(zip(rules, self._blocks(self._usual, self._frequent, self._group_sizes, rules, below_self=True)))
+        return shared.take(rule)
 
     def _products(self, usual: sparse.csr_matrix, frequent: sparse.csr_matrix, below_self: bool) -> Iterable[Candidates]:
         """Each block's candidates with their full shared counts: the blocked
@@ -361,7 +395,7 @@ class SparseIndex:
         lacks drop out), and the postings (sentences) the frequent ones hold."""
         c = self._columns
         if not len(c.features):
-            empty = _binary(rows[:0], rows[:0], count, 0)
+            empty = binary_matrix(rows[:0], rows[:0], count, 0)
             return empty, empty, 0
         where = np.minimum(np.searchsorted(c.features, features), len(c.features) - 1)
         known = (c.features[where] == features) & (occurrences < c.width[where])
@@ -369,53 +403,10 @@ class SparseIndex:
         usual, frequent = known & ~c.frequent[where], known & c.frequent[where]
         skipped = int(c.sentences[where[frequent & (occurrences == 0)]].sum())
         return (
-            _binary(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
-            _binary(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
+            binary_matrix(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
+            binary_matrix(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
             skipped,
         )
-
-
-def _expand(bags: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, feature, occurrence) of every feature occurrence, one entry per copy."""
-    return _expand_flat(FlatBags.of(bags))
-
-
-def _expand_flat(flat: FlatBags) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_expand` of bags given as arrays."""
-    feature_array, count_array = flat.features, flat.counts
-    rows = np.repeat(np.arange(len(flat), dtype=np.int64), flat.sizes)
-    total = int(count_array.sum())
-    first = np.repeat(np.cumsum(count_array) - count_array, count_array)
-    occurrences = np.arange(total, dtype=np.int64) - first
-    return np.repeat(rows, count_array), np.repeat(feature_array, count_array), occurrences
-
-
-def _index_columns(
-    features: np.ndarray, occurrences: np.ndarray, rows: np.ndarray, max_postings: int, members: np.ndarray
-) -> _Columns:
-    """Columns of the groups' features; ``members``: sentences in each group (row)."""
-    distinct, inverse = np.unique(features, return_inverse=True)
-    inverse = inverse.reshape(-1)  # numpy 2.0 shaped it like its input
-    width = np.zeros(len(distinct), np.int64)
-    np.maximum.at(width, inverse, occurrences + 1)
-    first = occurrences == 0
-    postings = np.bincount(inverse[first], minlength=len(distinct)).astype(np.int64)
-    sentences = np.bincount(inverse[first], weights=members[rows[first]], minlength=len(distinct)).astype(np.int64)
-    frequent = postings > max_postings
-    start = np.zeros(len(distinct), np.int64)
-    for group in (~frequent, frequent):  # each matrix numbers its own columns from 0
-        start[group] = np.cumsum(width[group]) - width[group]
-    return _Columns(distinct, width, start, frequent, postings, sentences)
-
-
-def _kept(
-    query: np.ndarray, key: np.ndarray, score: np.ndarray, shared: np.ndarray, keep: PairFilter | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs ``keep`` keeps (all without it)."""
-    if keep is None:
-        return query, key, score, shared
-    mask = keep(query, key, score)
-    return query[mask], key[mask], score[mask], shared[mask]
 
 
 def load_sparse() -> None:
@@ -423,25 +414,6 @@ def load_sparse() -> None:
     not at every start: ``--help``, reading, the features), for a caller with
     time to spare before it builds one."""
     import scipy.sparse  # noqa: F401
-
-
-def _binary(rows: np.ndarray, columns: np.ndarray, height: int, width: int) -> sparse.csr_matrix:
-    from scipy import sparse  # lazily: imported once the index is built, not at every start
-
-    data = np.ones(len(rows), dtype=np.int32)
-    return sparse.csr_matrix((data, (rows, columns)), shape=(height, max(width, 0)), dtype=np.int32)
-
-
-def _accept(shared: np.ndarray, size_a: np.ndarray, size_b: np.ndarray, rule: CopyRule) -> tuple[np.ndarray, np.ndarray]:
-    """Which pairs ``rule`` accepts, and their bag-Jaccard (as CopyRule.accepts)."""
-    union = size_a + size_b - shared
-    score = shared.astype(np.float64) / np.maximum(union, 1).astype(np.float64)
-    keep = (union > 0) & (score >= rule.threshold)
-    if rule.containment > 0.0:
-        smaller = np.minimum(size_a, size_b)
-        contained = shared.astype(np.float64) / np.maximum(smaller, 1).astype(np.float64)
-        keep |= (smaller >= rule.min_contained) & (contained >= rule.containment)
-    return keep, score
 
 
 @dataclass(frozen=True)
@@ -467,6 +439,15 @@ class ReferenceIndex:
             return self
         sentences, joins = (i.using(product) if isinstance(i, SparseIndex) else i for i in (self.sentences, self.joins))
         return replace(self, sentences=sentences, joins=joins)
+
+    def sharing_candidates(self, rules: Sequence[CopyRule]) -> ReferenceIndex:
+        """This index, its sparse sentence index's ``search_all`` of each of
+        ``rules`` scoring one product's candidates (see
+        :meth:`SparseIndex.sharing_candidates`; other kinds of index are
+        searched as they are)."""
+        if not isinstance(self.sentences, SparseIndex):
+            return self
+        return replace(self, sentences=self.sentences.sharing_candidates(rules))
 
     def frequent_sentences(self) -> int:
         """Sentences holding a feature over ``max_postings`` (0 when the index

@@ -166,7 +166,9 @@ class LookupStage(HeadlineStage):
         # The word-set search needs only the documents: started first (beside
         # the feature searches, when an engine can), collected when needed.
         word_pairs = word_search or self._word_search(docs, beside, columns)
-        index = index.using(product)
+        # The three searches of every pair score the candidates of one product.
+        rules = [self.rule, *([self._near_rule] if self._near is not None else []), *([self._loose_rule] if self._edited is not None else [])]
+        index = index.using(product).sharing_candidates(rules)
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not
         # two attribute reads and a tuple per match: hundreds of thousands).

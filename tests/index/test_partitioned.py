@@ -11,7 +11,8 @@ from partialdup.index.partitioned import (
     PartitionedProduct, ProductRequest, feature_parts, part_columns, sum_by_pair, task_blocks,
 )
 import partialdup.index.sparse as sparse_module
-from partialdup.index.sparse import ReferenceIndex, SparseIndex, _expand
+from partialdup.index.matrix import expand_bags
+from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.methods.similarity import CopyRule
 
 # Features spread over the uint64 range (as the methods' hashed features are) and small ones.
@@ -60,10 +61,10 @@ def _assert_blocks_agree(plain, cut, queries, rule) -> None:
     # The index against itself (detect) and query rows (check): the same group pairs, scores, shared counts and candidates.
     for usual, frequent, sizes, below_self in (
         (plain._usual, plain._frequent, plain._group_sizes, True),
-        (*plain._query_matrices(*_expand(queries), len(queries))[:2], np.array([sum(b.values()) for b in queries], np.int64), False),
+        (*plain._query_matrices(*expand_bags(queries), len(queries))[:2], np.array([sum(b.values()) for b in queries], np.int64), False),
     ):
-        expected = plain._blocks(usual, frequent, sizes, rule, below_self=below_self)
-        found = cut._blocks(usual, frequent, sizes, rule, below_self=below_self)
+        (expected,) = plain._blocks(usual, frequent, sizes, [rule], below_self=below_self)
+        (found,) = cut._blocks(usual, frequent, sizes, [rule], below_self=below_self)
         assert _sorted(found) == _sorted(expected) and found.candidates == expected.candidates
 
 

@@ -218,3 +218,37 @@ def test_a_filter_applied_as_pairs_are_made_keeps_what_filtering_afterwards_keep
     for name in ("query", "key", "score", "shared"):
         assert getattr(kept, name).tolist() == getattr(every, name)[mask].tolist()
     assert kept.candidates == every.candidates
+
+
+def _triples(found):
+    return list(zip(found.query.tolist(), found.key.tolist(), found.score.tolist(), found.shared.tolist()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools, st.lists(rules, min_size=1, max_size=4), st.integers(1, 3), st.data())
+def test_searches_sharing_one_product_find_what_each_finds_alone(pool, expected, max_postings, data):
+    # sharing_candidates: each expected rule's search_all (in any order,
+    # with a rule expected twice, and one not expected) as on its own.
+    indexed = _repeated(data, pool, 24)
+    docs = sorted(data.draw(st.lists(st.integers(0, 5), min_size=len(indexed), max_size=len(indexed))))
+    index = SparseIndex(_index(indexed, docs, max_postings))
+    asked = data.draw(st.permutations(expected)) + [data.draw(rules)]
+    crowded = data.draw(st.lists(st.integers(0, len(indexed) - 1), max_size=3))
+    shared = index.sharing_candidates(expected)
+    for rule in asked:
+        alone, together = index.search_all(rule, crowded=crowded), shared.search_all(rule, crowded=crowded)
+        assert _triples(together) == _triples(alone)
+        assert together.candidates == alone.candidates
+
+
+def test_a_shared_product_is_made_once_and_let_go_with_its_last_search(monkeypatch):
+    index = SparseIndex(_index([Counter({1: 1, 2: 1, 3: 1}), Counter({1: 1, 2: 1, 4: 1}), Counter({1: 1, 5: 1})], [0, 1, 2], 5))
+    products = []
+    original = SparseIndex._products
+    monkeypatch.setattr(SparseIndex, "_products", lambda self, *a: products.append(1) or original(self, *a))
+    loose, strict = CopyRule(0.1), CopyRule(0.5)
+    shared = index.sharing_candidates([strict, loose, loose])
+    assert _triples(shared.search_all(loose)) == _triples(index.search_all(loose))
+    assert len(products) == 2  # the shared one, then the plain search's own
+    shared.search_all(strict), shared.search_all(loose)
+    assert len(products) == 2 and shared._shared.found == {}  # no product more; nothing held

@@ -1,0 +1,102 @@
+"""The sparse index's matrices and the scoring of their products.
+
+A bag becomes a row of 0/1 entries over *(feature, occurrence)* columns (see
+:mod:`partialdup.index.sparse`): :func:`expand_bags` lists those entries,
+:func:`index_columns` numbers an index's columns, :func:`binary_matrix`
+makes the rows. A product's candidate pairs come with their shared counts;
+:func:`accept` scores them and tells which a :class:`CopyRule` accepts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from partialdup.core.types import Bag
+from partialdup.index.flatbags import FlatBags
+from partialdup.methods.similarity import CopyRule
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
+__all__ = ["IndexColumns", "PairFilter", "accept", "binary_matrix", "expand_bags", "expand_flat", "index_columns", "kept_pairs"]
+
+#: A filter of pairs: (query, key, score) arrays -> a mask of those to keep.
+PairFilter = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class IndexColumns:
+    """Sorted distinct features of the index, with where their columns start."""
+
+    features: np.ndarray  # uint64, sorted, distinct
+    width: np.ndarray  # int64: highest multiplicity of the feature in one bag
+    start: np.ndarray  # int64: column of (feature, 0) in its matrix
+    frequent: np.ndarray  # bool: over max_postings
+    postings: np.ndarray  # int64: distinct bags (groups) holding the feature
+    sentences: np.ndarray  # int64: sentences holding the feature
+
+
+def expand_bags(bags: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, feature, occurrence) of every feature occurrence, one entry per copy."""
+    return expand_flat(FlatBags.of(bags))
+
+
+def expand_flat(flat: FlatBags) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`expand_bags` of bags given as arrays."""
+    feature_array, count_array = flat.features, flat.counts
+    rows = np.repeat(np.arange(len(flat), dtype=np.int64), flat.sizes)
+    total = int(count_array.sum())
+    first = np.repeat(np.cumsum(count_array) - count_array, count_array)
+    occurrences = np.arange(total, dtype=np.int64) - first
+    return np.repeat(rows, count_array), np.repeat(feature_array, count_array), occurrences
+
+
+def index_columns(
+    features: np.ndarray, occurrences: np.ndarray, rows: np.ndarray, max_postings: int, members: np.ndarray
+) -> IndexColumns:
+    """Columns of the groups' features; ``members``: sentences in each group (row)."""
+    distinct, inverse = np.unique(features, return_inverse=True)
+    inverse = inverse.reshape(-1)  # numpy 2.0 shaped it like its input
+    width = np.zeros(len(distinct), np.int64)
+    np.maximum.at(width, inverse, occurrences + 1)
+    first = occurrences == 0
+    postings = np.bincount(inverse[first], minlength=len(distinct)).astype(np.int64)
+    sentences = np.bincount(inverse[first], weights=members[rows[first]], minlength=len(distinct)).astype(np.int64)
+    frequent = postings > max_postings
+    start = np.zeros(len(distinct), np.int64)
+    for group in (~frequent, frequent):  # each matrix numbers its own columns from 0
+        start[group] = np.cumsum(width[group]) - width[group]
+    return IndexColumns(distinct, width, start, frequent, postings, sentences)
+
+
+def kept_pairs(
+    query: np.ndarray, key: np.ndarray, score: np.ndarray, shared: np.ndarray, keep: PairFilter | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs ``keep`` keeps (all without it)."""
+    if keep is None:
+        return query, key, score, shared
+    mask = keep(query, key, score)
+    return query[mask], key[mask], score[mask], shared[mask]
+
+
+def binary_matrix(rows: np.ndarray, columns: np.ndarray, height: int, width: int) -> sparse.csr_matrix:
+    """A 0/1 matrix with ones at (``rows``, ``columns``)."""
+    from scipy import sparse  # lazily: imported once the index is built, not at every start
+
+    data = np.ones(len(rows), dtype=np.int32)
+    return sparse.csr_matrix((data, (rows, columns)), shape=(height, max(width, 0)), dtype=np.int32)
+
+
+def accept(shared: np.ndarray, size_a: np.ndarray, size_b: np.ndarray, rule: CopyRule) -> tuple[np.ndarray, np.ndarray]:
+    """Which pairs ``rule`` accepts, and their bag-Jaccard (as CopyRule.accepts)."""
+    union = size_a + size_b - shared
+    score = shared.astype(np.float64) / np.maximum(union, 1).astype(np.float64)
+    keep = (union > 0) & (score >= rule.threshold)
+    if rule.containment > 0.0:
+        smaller = np.minimum(size_a, size_b)
+        contained = shared.astype(np.float64) / np.maximum(smaller, 1).astype(np.float64)
+        keep |= (smaller >= rule.min_contained) & (contained >= rule.containment)
+    return keep, score
