@@ -177,8 +177,15 @@ class EditedCheck:
         b = [w for w in second if w[0].isdigit() and _number(w)]
         if not a or not b:  # no numbers on one side: they lie in the other (most sentences; no Counter)
             return True
-        more, fewer = Counter(a), Counter(b)
-        return not (more - fewer) or not (fewer - more)
+        if len(a) == len(b):  # as many: one lies in the other only when they are the same
+            return a == b or sorted(a) == sorted(b)
+        fewer, more = (a, b) if len(a) < len(b) else (b, a)
+        left = Counter(more)
+        for number in fewer:  # the fewer numbers, each taken from the more
+            if not left[number]:
+                return False
+            left[number] -= 1
+        return True
 
     def beside(self, first: Sequence[str], second: Sequence[str]) -> bool:
         """Whether two sentences' words agree enough for a copy beside another."""

@@ -138,3 +138,20 @@ def test_a_pair_found_on_words_only_yields_to_a_better_pair_of_its_sentence():
         words_only=lambda p: p is not copy, ratio=ratios.__getitem__,
     )
     assert kept == [copy, other]
+
+
+def _numbers_agree_plain(first, second):
+    # The multiset reference: one sentence's numbers all lie in the other's.
+    from collections import Counter
+
+    a = Counter(w for w in first if w[0].isdigit() and not any(c.isalpha() for c in w))
+    b = Counter(w for w in second if w[0].isdigit() and not any(c.isalpha() for c in w))
+    return not a or not b or not (a - b) or not (b - a)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["1", "2", "2", "9.5", "11", "2.6/3.x", "a", "使用"]), max_size=8),
+       st.lists(st.sampled_from(["1", "2", "9.5", "9.6", "11", "b"]), max_size=8))
+def test_numbers_agree_as_multisets_whatever_their_counts(first, second):
+    assert EditedCheck.numbers_agree(first, second) == _numbers_agree_plain(first, second)
+    assert EditedCheck.numbers_agree(second, first) == _numbers_agree_plain(second, first)
