@@ -107,16 +107,35 @@ class _SharedProduct:
     rule accepted."""
 
     waiting: collections.Counter[CopyRule]
-    found: dict[CopyRule, _GroupMatches] | None = None
+    found: dict[CopyRule, _Accepted] | None = None
 
     def expects(self, rule: CopyRule) -> bool:
         return self.waiting[rule] > 0
 
-    def take(self, rule: CopyRule) -> _GroupMatches:
+    def take(self, rule: CopyRule) -> _Accepted:
         assert self.found is not None
         self.waiting[rule] -= 1
         # Let a rule's pairs go with its last search (two rules may be one).
         return self.found[rule] if self.waiting[rule] else self.found.pop(rule)
+
+
+@dataclass(frozen=True)
+class _Accepted:
+    """The (query row, group) pairs a rule accepted and their shared counts,
+    narrow (12 bytes a pair: a shared product holds those of every rule
+    until its search); scored when read (:meth:`SparseIndex._matched`)."""
+
+    query: np.ndarray  # int32
+    group: np.ndarray  # int32
+    shared: np.ndarray  # int32
+    candidates: int
+
+
+_NONE = np.empty(0, np.int32)
+
+
+def _joined(parts: Sequence[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 @dataclass(frozen=True)
@@ -227,7 +246,7 @@ class SparseIndex:
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
         sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
-        found = self._with_identical(self._blocks(usual, frequent, sizes, [rule], below_self=False)[0], bags, sizes)
+        found = self._with_identical(self._matched(self._blocks(usual, frequent, sizes, [rule], below_self=False)[0], sizes, rule), bags, sizes)
         item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
         return PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped)
 
@@ -311,34 +330,40 @@ class SparseIndex:
         rules: Sequence[CopyRule],
         *,
         below_self: bool,
-    ) -> list[_GroupMatches]:
+    ) -> list[_Accepted]:
         """The candidates of the blocked product, scored once for each of ``rules``."""
-        empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.int64))
-        parts: list[list[tuple[np.ndarray, ...]]] = [[empty] for _ in rules]
+        parts: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in rules]
         candidates = 0
         for query, group, shared in self._products(usual, frequent, below_self):
             candidates += len(query)
             size_a, size_b = sizes[query], self._group_sizes[group]
             for rule, kept in zip(rules, parts):
-                keep, score = accept(shared, size_a, size_b, rule)
-                kept.append((query[keep], group[keep], score[keep], shared[keep]))
-        found = []
+                keep = accept(shared, size_a, size_b, rule)[0]
+                kept.append((query[keep].astype(np.int32), group[keep].astype(np.int32), shared[keep].astype(np.int32)))
+        accepted = []
         for kept in parts:
-            query, group, score, shared = (np.concatenate(column) for column in zip(*kept))
-            found.append(_GroupMatches(query, group, score, shared, candidates))
-        return found
+            query, group, shared = (_joined(column) for column in zip(*kept)) if kept else (_NONE, _NONE, _NONE)
+            accepted.append(_Accepted(query, group, shared, candidates))
+        return accepted
+
+    def _matched(self, accepted: _Accepted, sizes: np.ndarray, rule: CopyRule) -> _GroupMatches:
+        """The group pairs ``rule`` accepted, with their scores (computed as
+        when they were accepted: the same floats)."""
+        query, group, shared = (column.astype(np.int64) for column in (accepted.query, accepted.group, accepted.shared))
+        score = accept(shared, sizes[query], self._group_sizes[group], rule)[1]
+        return _GroupMatches(query, group, score, shared, accepted.candidates)
 
     def _all_blocks(self, rule: CopyRule) -> _GroupMatches:
         """:meth:`search_all`'s accepted group pairs of ``rule``: those kept by
         the one product of :meth:`sharing_candidates` when ``rule`` is one of
         its rules, else a product of their own."""
-        shared = self._shared
+        shared, sizes = self._shared, self._group_sizes
         if shared is None or not shared.expects(rule):
-            return self._blocks(self._usual, self._frequent, self._group_sizes, [rule], below_self=True)[0]
+            return self._matched(self._blocks(self._usual, self._frequent, sizes, [rule], below_self=True)[0], sizes, rule)
         if shared.found is None:
             rules = list(shared.waiting)
-            shared.found = dict(zip(rules, self._blocks(self._usual, self._frequent, self._group_sizes, rules, below_self=True)))
-        return shared.take(rule)
+            shared.found = dict(zip(rules, self._blocks(self._usual, self._frequent, sizes, rules, below_self=True)))
+        return self._matched(shared.take(rule), sizes, rule)
 
     def _products(self, usual: sparse.csr_matrix, frequent: sparse.csr_matrix, below_self: bool) -> Iterable[Candidates]:
         """Each block's candidates with their full shared counts: the blocked

@@ -63,8 +63,8 @@ def _assert_blocks_agree(plain, cut, queries, rule) -> None:
         (plain._usual, plain._frequent, plain._group_sizes, True),
         (*plain._query_matrices(*expand_bags(queries), len(queries))[:2], np.array([sum(b.values()) for b in queries], np.int64), False),
     ):
-        (expected,) = plain._blocks(usual, frequent, sizes, [rule], below_self=below_self)
-        (found,) = cut._blocks(usual, frequent, sizes, [rule], below_self=below_self)
+        expected = plain._matched(plain._blocks(usual, frequent, sizes, [rule], below_self=below_self)[0], sizes, rule)
+        found = cut._matched(cut._blocks(usual, frequent, sizes, [rule], below_self=below_self)[0], sizes, rule)
         assert _sorted(found) == _sorted(expected) and found.candidates == expected.candidates
 
 
