@@ -43,7 +43,7 @@ import contextlib
 import itertools
 import logging
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from partialdup.core.config import Config
 from partialdup.core.errors import ConfigError
@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from partialdup.pipeline.detector import Detector
 
 __all__ = ["DaskEngine"]
+
+R = TypeVar("R")
 
 #: Documents per features task, and document pairs per tail task, at most.
 DOCUMENTS_PER_TASK = 16
@@ -326,6 +328,12 @@ class DaskEngine:
         order (see :mod:`partialdup.pipeline.sidework`; sending the records
         and the documents to the cluster would cost more than judging them)."""
         return inline_judged(detector)(judge, a_docs, b_docs, records)
+
+    def pieces_soon(
+        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
+    ) -> Callable[[], list[R]]:
+        """The pieces computed on the client when asked for (as :meth:`judged`)."""
+        return lambda: [here(k) for k in range(count)]
 
     #: The word-set search of edited copies: on the client, in turn.
     beside = staticmethod(inline_beside)

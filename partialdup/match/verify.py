@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -55,6 +56,7 @@ __all__ = [
     "LETTERS_OF_WORDS",
     "NUMBERED_HEADING",
     "NearMissCheck",
+    "NearSentences",
     "SentenceLetters",
     "letter_flags",
     "words_letters",
@@ -107,6 +109,33 @@ class SentenceLetters:
     letters: str
     tokens: int
     numbered_heading: bool
+
+
+@dataclass(frozen=True)
+class NearSentences:
+    """The sentences of near misses, as the character checks read them and
+    nothing more (:meth:`NearMissCheck.copied_rows`): small enough to send
+    to another process.
+
+    Attributes:
+        texts: Each sentence's text (None: its document came without).
+        tokens: Each sentence's token count.
+    """
+
+    texts: Sequence[str | None]
+    tokens: np.ndarray
+
+
+#: Letters of distinct sentences, where each position's are in that list,
+#: and each position's (letters' length, tokens, numbered heading) row.
+_LettersAt = tuple[list[Any], np.ndarray, np.ndarray]
+
+
+def _letter_columns(made: Sequence[SentenceLetters | None]) -> np.ndarray:
+    # (letters' length, tokens, numbered heading) of each (-1, 0, 0: no letters).
+    return np.array(
+        [(-1, 0, 0) if one is None else (len(one.letters), one.tokens, one.numbered_heading) for one in made], np.int64
+    ).reshape(-1, 3)
 
 
 def _numbered_heading(text: str, sentence: Sentence) -> bool:
@@ -292,22 +321,62 @@ class NearMissCheck:
         near misses took 2.1-2.3 s of CPU with one loop over the records,
         1.5-1.9 s this way)."""
         first_keys, second_keys = part.records.first_keys, part.records.second_keys
-        same, inside = self.same, self._inside
         accepted = []
         for first, second, score in part.rows():
-            a_made, a_where, a = self._letters_at(first, first_keys, first_docs, seen, 0)
-            b_made, b_where, b = self._letters_at(second, second_keys, second_docs, seen, other_side)
-            whole, inner = self._may_copy(a, b)
-            rows = np.flatnonzero(whole | inner)
-            for row, first_letters, second_letters, is_whole, is_inner in zip(
-                rows.tolist(), map(a_made.__getitem__, a_where[rows].tolist()), map(b_made.__getitem__, b_where[rows].tolist()),
-                whole[rows].tolist(), inner[rows].tolist(),
-            ):
-                x, y = first_letters.letters, second_letters.letters
-                if (is_whole and same(x, y)) or (is_inner and (inside(x, y) if len(x) <= len(y) else inside(y, x))):
-                    accepted.append((first_keys[first[row]], second_keys[second[row]], float(score[row])))
+            a = self._letters_at(first, first_keys, first_docs, seen, 0)
+            b = self._letters_at(second, second_keys, second_docs, seen, other_side)
+            for row in self._copied_rows(a, b).tolist():
+                accepted.append((first_keys[first[row]], second_keys[second[row]], float(score[row])))
         later = part.later()
         return accepted + (self.accepted(later, first_docs, second_docs, seen) if later else [])
+
+    def copied_rows(
+        self, first: np.ndarray, second: np.ndarray, sentences: NearSentences, seen: dict[int, SentenceLetters | None],
+    ) -> np.ndarray:
+        """The rows (ascending) of the pairs (``first[i]``, ``second[i]``) of
+        ``sentences`` that are copies (:meth:`copied`), as :meth:`accepted`
+        judges them: the same pretests on arrays, the same comparisons. A
+        pure function of its arguments, which read none of the documents'
+        objects: a process forked before the documents were read can judge
+        them (:mod:`partialdup.pipeline.lookups`). ``seen`` keeps each
+        sentence's letters between calls."""
+        letters_of = partial(self._letters_of_numbers, sentences=sentences, seen=seen)
+        return self._copied_rows(letters_of(first), letters_of(second))
+
+    def _copied_rows(self, a: _LettersAt, b: _LettersAt) -> np.ndarray:
+        # The rows whose sentences' letters agree, pretested on the arrays.
+        same, inside = self.same, self._inside
+        (a_made, a_where, a_columns), (b_made, b_where, b_columns) = a, b
+        whole, inner = self._may_copy(a_columns, b_columns)
+        rows = np.flatnonzero(whole | inner)
+        copied = []
+        for row, first_letters, second_letters, is_whole, is_inner in zip(
+            rows.tolist(), map(a_made.__getitem__, a_where[rows].tolist()), map(b_made.__getitem__, b_where[rows].tolist()),
+            whole[rows].tolist(), inner[rows].tolist(),
+        ):
+            x, y = first_letters.letters, second_letters.letters
+            if (is_whole and same(x, y)) or (is_inner and (inside(x, y) if len(x) <= len(y) else inside(y, x))):
+                copied.append(row)
+        return np.array(copied, np.int64)
+
+    def _letters_of_numbers(
+        self, numbers: np.ndarray, sentences: NearSentences, seen: dict[int, SentenceLetters | None],
+    ) -> _LettersAt:
+        # _letters_at of sentences given by their numbers in `sentences`: what
+        # of_sentence makes of a sentence of a document with its text (the
+        # heading's pattern matched on the sentence alone matches as on the
+        # text between its offsets: it looks neither behind nor past them).
+        distinct, where = np.unique(numbers, return_inverse=True)
+        made = []
+        for number in distinct.tolist():
+            letters = seen.get(number, _ABSENT)
+            if letters is _ABSENT:
+                text = sentences.texts[number]
+                letters = seen[number] = None if text is None else SentenceLetters(
+                    normalised_letters(text, self.normalise), int(sentences.tokens[number]),
+                    _NUMBERED_HEADING.match(text) is not None)
+            made.append(letters)
+        return made, where.reshape(-1), _letter_columns(made)[where.reshape(-1)]
 
     def _may_copy(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which records :meth:`same` may accept, and which :meth:`embedded`
@@ -332,7 +401,7 @@ class NearMissCheck:
     def _letters_at(
         self, positions: np.ndarray, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],
         seen: dict[tuple[int, SentenceKey], SentenceLetters | None], side: int,
-    ) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    ) -> _LettersAt:
         """The letters of each distinct sentence at ``positions`` (made once,
         kept in ``seen``), where each position's are in that list, and each
         position's (letters' length, tokens, numbered heading) row (-1, 0, 0:
@@ -349,10 +418,7 @@ class NearMissCheck:
             if letters is absent:
                 letters = seen[(side, sentence)] = of_sentence(docs[sentence[0]], sentence[1])
             made.append(letters)
-        columns = np.array(
-            [(-1, 0, 0) if one is None else (len(one.letters), one.tokens, one.numbered_heading) for one in made], np.int64
-        ).reshape(-1, 3)
-        return made, where, columns[where]
+        return made, where, _letter_columns(made)[where]
 
     def accepted_plain(
         self,
@@ -378,6 +444,7 @@ class NearMissCheck:
         *,
         judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float]]]
         | None = None,
+        verdicts: Callable[[], Sequence[tuple[SentenceKey, SentenceKey, float]]] | None = None,
     ) -> list[tuple[SentenceKey, SentenceKey]]:
         """Record the near misses whose characters agree as copies; returns them.
 
@@ -393,6 +460,9 @@ class NearMissCheck:
                 among those it is given (an engine's worker processes judge
                 them, see :mod:`partialdup.pipeline.sidework`); None:
                 :meth:`accepted`, here.
+            verdicts: Gives what ``judged`` would give, judged already (the
+                look-ups started it over the records not among the pairs
+                ``found`` holds); None: judged now.
 
         A near copy of a template in many documents is boilerplate like a
         whole match: the detector decides it once every pair is known
@@ -400,7 +470,10 @@ class NearMissCheck:
         """
         # `found` does not change until every verdict is in: the pairs to
         # judge are the same whoever judges them, and whenever.
-        pending = Pending.not_found(near_misses, found)
-        accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
+        if verdicts is not None:
+            accepted = list(verdicts())
+        else:
+            pending = Pending.not_found(near_misses, found)
+            accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))
         found.add_all(accepted)
         return [(first, second) for first, second, _ in accepted]

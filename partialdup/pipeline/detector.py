@@ -246,7 +246,8 @@ class Detector(LookupStage, SpanStage):
         word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
         index = self.build_index(docs, joins=False)
         return self._self_lookups(
-            docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns)
+            docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns,
+            pieces_soon=engine.pieces_soon)
 
     def check(
         self, queries: Iterable[AnyDocument], references: Iterable[AnyDocument], *, engine: Engine | None = None,

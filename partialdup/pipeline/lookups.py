@@ -9,9 +9,9 @@ they found, in one shape (:class:`Lookups`), to the shared tail
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 
 import numpy as np
 
@@ -25,13 +25,18 @@ from partialdup.index.word_columns import WordColumns
 from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pairs import SentenceKey, rejoined_hits
+from partialdup.match.verify import NearSentences
 from partialdup.pipeline.edits import word_set_candidates
 from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records
-from partialdup.pipeline.sidework import Apart, Beside, inline_beside
+from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, inline_beside, near_copy_rows
 
 __all__ = ["Lookups", "LookupStage"]
 
 T = TypeVar("T")
+
+#: Near misses a piece of their judging (as the tail's, see
+#: :data:`~partialdup.pipeline.parallel._RECORDS_PER_CHUNK`).
+NEAR_PIECE = 16_384
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,10 @@ class Lookups:
             crowded sentences, enough to link them as all of them would (see
             :func:`~partialdup.index.expand.omitted_links`): the boilerplate
             rule judges the same groups of copies as with every pair made.
+        near_verdicts: ``detect``: the near misses accepted on their
+            characters (those the tail would judge: not whole matches), in
+            order, judged from the look-ups on (see
+            :meth:`LookupStage._near_judged_soon`); None: the tail judges them.
     """
 
     whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
@@ -87,6 +96,7 @@ class Lookups:
     b_boilerplate: set[SentenceKey] = field(default_factory=set)
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
+    near_verdicts: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the
@@ -152,6 +162,7 @@ class LookupStage(HeadlineStage):
         self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
         beside: Beside | None = None, word_search: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None,
         headline_search: Callable[[], list[HeadlineCandidate]] | None = None, columns: WordColumns | None = None,
+        pieces_soon: PiecesSoon | None = None,
     ) -> Lookups:
         """``detect``: every document's sentences against every other's, each
         pair once; ``product``: an engine's candidate product (None: here);
@@ -161,7 +172,9 @@ class LookupStage(HeadlineStage):
         ``word_search``: that search already started (:meth:`_word_search`);
         ``headline_search``: the headline candidates' search already started
         (:meth:`_headline_search`); ``columns``: the documents' words
-        numbered (:meth:`_word_columns`), when made."""
+        numbered (:meth:`_word_columns`), when made; ``pieces_soon``: an
+        engine's way to judge the near misses while the rest of the look-ups
+        run (:meth:`_near_judged_soon`; None: the tail judges them)."""
         config = self.config
         # The word-set search needs only the documents: started first (beside
         # the feature searches, when an engine can), collected when needed.
@@ -189,10 +202,13 @@ class LookupStage(HeadlineStage):
         # Near misses and loose candidates, a million and more on large runs,
         # stay arrays until the tail reads them (match/keyed.py).
         near: Records = []
+        near_verdicts = None
         if self._near is not None:
             near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(near_matches)
+            if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
+                near_verdicts = self._near_judged_soon(near_matches, whole_matches, keys, docs, pieces_soon)
         loose_matches = None
         if self._edited is not None:
             filter_rows = self._filter_rows(docs, sentences, columns)
@@ -219,7 +235,44 @@ class LookupStage(HeadlineStage):
             loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
                 _not_found_in(words, loose_matches, keys))
         stats = search_stats(index, (*searches, joined))
-        return Lookups(whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links)
+        return Lookups(
+            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts)
+
+    def _near_judged_soon(
+        self, near: PairMatches, whole: PairMatches, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],
+        pieces_soon: PiecesSoon,
+    ) -> Callable[[], list[tuple[SentenceKey, SentenceKey, float]]]:
+        """``detect``'s near-miss verdicts, started now: what the tail's
+        :meth:`~partialdup.match.verify.NearMissCheck.add_to` would judge
+        (the near misses that are not whole matches, in order) and accept.
+
+        They need only the sentences' texts: sent, with the records as
+        numbers, to processes forked with the features (whose heap is small,
+        see :class:`~partialdup.pipeline.shared_work.LaterPieces`), they are
+        judged there while the rest of the look-ups runs here, and here too
+        when the tail asks for them. The English bench corpus leaves a core
+        idle for about a second at the end of its look-ups (docs/benchmark.md,
+        session 25)."""
+        # Not whole matches: both searches give pairs as (larger key, smaller key).
+        width = max(len(keys), 1)
+        query, key, score = near.query, near.key, near.score
+        kept = np.flatnonzero(~sorted_isin(query * width + key, np.sort(whole.query * width + whole.key), among_sorted=True))
+        distinct, numbers = np.unique(np.concatenate((query[kept], key[kept])), return_inverse=True)
+        numbers = numbers.reshape(-1).astype(np.int32)
+        texts = _SentenceTexts(docs, keys, distinct)
+        tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
+        # Sent with the texts made; judged here with the texts read from the documents when needed.
+        sent = NearPieces(NearSentences(list(texts), tokens), numbers[: len(kept)], numbers[len(kept) :], NEAR_PIECE)
+        here = replace(sent, sentences=NearSentences(texts, tokens), memo={})
+        rows = pieces_soon(len(sent), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
+        del sent
+
+        def verdicts() -> list[tuple[SentenceKey, SentenceKey, float]]:
+            accepted = kept[np.concatenate([np.empty(0, np.int64), *rows()])]
+            return list(zip(map(keys.__getitem__, query[accepted].tolist()), map(keys.__getitem__, key[accepted].tolist()),
+                            score[accepted].tolist()))
+
+        return verdicts
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures],
@@ -319,6 +372,31 @@ class LookupStage(HeadlineStage):
         low = matches.shared < self.config.min_shared
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
+
+
+class _SentenceTexts(Sequence[Optional[str]]):
+    """The texts of the sentences at some index keys (``distinct``), read
+    from the documents when asked for (None: the document came without)."""
+
+    def __init__(self, docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey], distinct: np.ndarray) -> None:
+        self._docs, self._keys, self._distinct = docs, keys, distinct
+
+    def __len__(self) -> int:
+        return len(self._distinct)
+
+    @overload
+    def __getitem__(self, number: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, number: slice) -> list[str | None]: ...
+
+    def __getitem__(self, number: int | slice) -> str | None | list[str | None]:
+        if isinstance(number, slice):
+            return [self[k] for k in range(*number.indices(len(self)))]
+        document, index = self._keys[int(self._distinct[number])]
+        doc = self._docs[document]
+        sentence = doc.sentences[index]
+        return None if doc.text is None else doc.text[sentence.start : sentence.end]
 
 
 def _keyed(

@@ -13,7 +13,9 @@ searches run in helpers forked with the features and sent their arrays
 look-ups, :meth:`LocalEngine.beside`), and the verdicts of the tail's
 near-miss and edited-copy checks are computed on ``jobs`` processes,
 chunks of records at a time, while the calling process keeps the
-bookkeeping (:meth:`LocalEngine.judged`).
+bookkeeping (:meth:`LocalEngine.judged`); ``detect``'s near misses are
+sent, from the look-ups on, to processes forked with the features, which
+judge them while the look-ups go on (:meth:`LocalEngine.pieces_soon`).
 
 On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
 helpers that inherit its detector (its segmenter already loaded), the
@@ -52,7 +54,7 @@ from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.pipeline.packing import pack_features, unpack_features
 from partialdup.pipeline.pool import WorkerPool, features_chunk, judge_chunk, pair_chunk, process_context
-from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, shared_pieces
+from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, LaterPieces, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart
 from partialdup.pipeline.tail import PairJob, PairSpans
 
@@ -73,6 +75,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: A worker is started for the features only when it gets at least this many
 #: characters (about a second of tokenizing Chinese: more than starting it
@@ -144,6 +147,16 @@ class Engine(Protocol):
     ) -> Iterable[Any]:
         """The judge's results over every record, in the records' order (see
         :mod:`partialdup.pipeline.sidework`)."""
+        ...
+
+    def pieces_soon(
+        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
+    ) -> Callable[[], list[R]]:
+        """Pieces ``0 .. count - 1`` of a work known before the caller needs
+        it, started now where the engine can (``there(detector, data, k)``
+        elsewhere, ``here(k)`` in the caller; the same results); the
+        returned callable gives them, in order. ``weight``: the records
+        the work judges (small work is not worth a process)."""
         ...
 
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
@@ -240,8 +253,11 @@ class LocalEngine:
         self.min_pairs = min_pairs
         self.min_records = min_records
         self.min_beside = min_beside
-        # Forked when the features are (the heap small then), for apart().
+        # Forked when the features are (the heap small then), for apart()
+        # and pieces_soon().
         self._helpers: list[HelperProcess] = []
+        self._later: LaterPieces[Any] | None = None
+        self._sent: list[HelperProcess] = []  # those sent work apart
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come;
@@ -271,6 +287,7 @@ class LocalEngine:
             # forked now, before the features fill the heap.
             if apart and not self._helpers:
                 self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
+                self._later = LaterPieces(context, self.workers - 1, detector)
             # The helpers inherit what the tokenizer loads on first use.
             detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
             # The calling process computes pieces too (pipeline/shared_work.py).
@@ -356,6 +373,29 @@ class LocalEngine:
         pieces = -(-len(records) // _RECORDS_PER_CHUNK)
         return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, pieces, verdicts, verdicts)))
 
+    def pieces_soon(
+        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
+    ) -> Callable[[], list[R]]:
+        """Pieces ``0 .. count - 1`` of a work, started now by the helpers
+        forked with the features, when there are (``detect``) and the work
+        is worth them (``weight`` records, :attr:`min_records` a worker):
+        a helper computes piece ``k`` as ``there(its detector, data, k)``,
+        ``data`` sent once, while the caller goes on; calling the result
+        gives every piece's result in order, the caller computing those left
+        (``here(k)``). Else the pieces are computed here when asked for."""
+        later, self._later = self._later, None
+        workers = min(self.workers, weight // max(self.min_records, 1))
+        if later is None or workers <= 1 or count < 2:
+            if later is not None:
+                later.close()
+            return lambda: [here(k) for k in range(count)]
+        # The work apart that is done ends its helpers now: they held the
+        # memory the pieces take (docs/benchmark.md, session 25).
+        for helper in self._sent:
+            helper.take_ready()
+        later.start(count, there, data)
+        return lambda: list(later.results(here))
+
     def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
         """The works run by the helper processes forked when the features
         were (:class:`~partialdup.pipeline.shared_work.HelperProcess`): a
@@ -366,6 +406,7 @@ class LocalEngine:
         helpers, self._helpers = self._helpers[: len(works)], self._helpers[len(works) :]
         if not helpers:
             return inline_apart(works)
+        self._sent = [*(helper for helper in self._sent if helper.alive), *helpers]
         # No more helpers than works: each gets at least one.
         placed: dict[int, Callable[[], Any]] = {}
         for k, helper in enumerate(helpers):

@@ -34,7 +34,7 @@ from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from partialdup.core.heap import release_free_memory
 
-__all__ = ["BesideProcess", "HelperProcess", "as_helper", "shared_pieces", "frozen_heap"]
+__all__ = ["BesideProcess", "HelperProcess", "LaterPieces", "as_helper", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -90,6 +90,92 @@ def shared_pieces(
         for process in processes:
             process.join()
         results.close()
+
+
+class LaterPieces(Generic[R]):
+    """:func:`shared_pieces` whose helpers are forked before the work
+    exists: they wait, and take pieces of the one work sent to them later
+    (:meth:`start`), its data pickled, while the caller goes on with other
+    work; the caller joins them when it reads the :meth:`results`.
+
+    Helpers forked when the work is ready inherit the caller's heap as it is
+    then: beside a caller that goes on working, every page either process
+    writes is copied and held twice (detect's near misses judged that way
+    from the look-ups on: +150 MB on the English bench corpus;
+    docs/benchmark.md, session 25). Forked while the heap is small, they
+    hold little but what they are sent.
+
+    Args:
+        context: A multiprocessing context whose start method is ``fork``.
+        helpers: How many.
+        inherited: What the work reads as the caller's own (the detector):
+            inherited at the fork, never pickled.
+    """
+
+    def __init__(self, context: Any, helpers: int, inherited: Any) -> None:
+        self._counter = context.Value("i", 0)
+        self._results = context.Queue()
+        self._count = 0
+        self._senders: list[Any] = []
+        self._processes = []
+        for _ in range(helpers):
+            reader, sender = context.Pipe(duplex=False)
+            args = (reader, os.getpid(), self._counter, self._results, inherited)
+            self._processes.append(context.Process(target=_serve_later, args=args, daemon=True))
+            self._senders.append(sender)
+        self._ending = weakref.finalize(self, _end_pieces, self._processes, self._results, True)
+        with frozen_heap():
+            for process in self._processes:
+                process.start()
+
+    def start(self, count: int, there: Callable[[Any, Any, int], Any], data: Any) -> None:
+        """Sends the work: pieces ``0 .. count - 1``, piece ``k`` computed
+        in a helper as ``there(inherited, data, k)`` (``there`` a
+        module-level function; ``data`` pickled, once per helper)."""
+        self._count = count
+        for sender in self._senders:
+            try:
+                sender.send((count, there, data))
+            except (BrokenPipeError, OSError):
+                pass  # a helper gone: results() reports it
+            sender.close()
+
+    def results(self, here: Callable[[int], R], back: Callable[[int, Any], R] | None = None) -> Iterator[R]:
+        """Every piece's result in order, as :func:`shared_pieces` yields
+        them: the helpers' (turned by ``back``) and those left, computed
+        here by ``here``. Read once."""
+        try:
+            yield from _in_order(self._counter, self._results, self._processes, self._count, here, back)
+        except BaseException:
+            self.close()
+            raise
+        if self._ending.detach() is not None:  # every result read: the helpers end by themselves
+            _end_pieces(self._processes, self._results, False)
+
+    def close(self) -> None:
+        """End the helpers at once, whatever they are doing."""
+        self._ending()
+
+
+def _serve_later(reader: Any, parent: int, counter: Any, results: Any, inherited: Any) -> None:
+    as_helper()
+    while not reader.poll(_CHECK_EVERY):
+        if os.getppid() != parent:
+            return  # the caller is gone
+    try:
+        count, there, data = reader.recv()
+    except EOFError:
+        return  # closed without work
+    release_free_memory()  # the message's bytes, read
+    _serve(counter, results, partial(there, inherited, data), count)
+
+
+def _end_pieces(processes: Sequence[Any], results: Any, terminate: bool) -> None:
+    for process in processes:
+        if terminate:
+            process.terminate()
+        process.join()
+    results.close()
 
 
 def as_helper() -> None:
@@ -259,21 +345,37 @@ class HelperProcess:
         """End the helper (at once, whatever it is doing)."""
         self._ending()
 
+    @property
+    def alive(self) -> bool:
+        """Whether the helper may still send a result (not ended, closed, or done)."""
+        return bool(self._ending.alive)
+
+    def take_ready(self) -> None:
+        """Reads now, without waiting, the results already sent (kept until
+        asked for): a helper whose every result is read ends, and what it
+        holds goes with it."""
+        while self.alive and None in self._results and self._conn.poll():
+            self._receive()
+
     def _result(self, k: int) -> Any:
         # Results arrive in order: those before k are kept until asked for.
         while self._results[k] is None:
-            ready = next(i for i, outcome in enumerate(self._results) if outcome is None)
-            try:
-                self._results[ready] = self._conn.recv()
-            except (EOFError, OSError):
-                self._results[ready:] = [(False, "it ended without sending its result")] * (len(self._results) - ready)
-            if all(outcome is not None for outcome in self._results):
-                self._process.join()
-                self._ending()
+            self._receive()
         ok, value = self._results[k]  # type: ignore[misc]
         if not ok:
             raise RuntimeError(f"the helper process failed:\n{value}")
         return value
+
+    def _receive(self) -> None:
+        # The next result; the helper ends once it has sent them all.
+        ready = self._results.index(None)
+        try:
+            self._results[ready] = self._conn.recv()
+        except (EOFError, OSError):
+            self._results[ready:] = [(False, "it ended without sending its result")] * (len(self._results) - ready)
+        if all(outcome is not None for outcome in self._results):
+            self._process.join()
+            self._ending()
 
 
 def _serve_helper(conn: Any, parent: int) -> None:

@@ -5,7 +5,7 @@ Between the features and the pair tails the calling process works alone:
 the look-ups, then the tail's character checks of near misses
 (:meth:`~partialdup.match.verify.NearMissCheck.accepted`) and word checks
 of edited copies (:meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`).
-Two parts of that work are independent of the rest and can run on other
+Parts of that work are independent of the rest and can run on other
 cores with the same results:
 
 * each near miss's and each loose candidate's verdict is a pure function of
@@ -14,7 +14,12 @@ cores with the same results:
   bookkeeping (which pairs are already found, adding the copies in order)
   stays with the caller;
 * the word-set search of edited copies needs only the documents, so an
-  engine may run it beside the feature searches (:data:`Beside`).
+  engine may run it beside the feature searches (:data:`Beside`);
+* ``detect``'s near misses are known once the look-ups have searched them,
+  and their verdicts need only the sentences' texts: an engine may start
+  judging them in processes forked with the features, sent the texts and
+  the records as numbers (:class:`NearPieces`), while the look-ups go on
+  (:data:`PiecesSoon`).
 
 The pipeline's stages take these as plain callables from the engine
 (:mod:`partialdup.pipeline.parallel` runs them on worker processes), never
@@ -27,11 +32,15 @@ chunks of one pass (a worker's own).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
+import numpy as np
+
 from partialdup.core.types import DocumentFeatures
 from partialdup.match.pairs import SentenceKey
+from partialdup.match.verify import NearSentences
 
 if TYPE_CHECKING:
     from partialdup.pipeline.edits import EditedStage
@@ -41,6 +50,8 @@ __all__ = [
     "Beside",
     "Judge",
     "Judged",
+    "NearPieces",
+    "PiecesSoon",
     "Record",
     "edited_copies",
     "inline_apart",
@@ -48,6 +59,7 @@ __all__ = [
     "inline_judged",
     "judging",
     "near_copies",
+    "near_copy_rows",
 ]
 
 T = TypeVar("T")
@@ -62,6 +74,11 @@ Judge = Callable[[Any, Sequence[DocumentFeatures], Sequence[DocumentFeatures], I
 #: judged(judge, A documents, B documents, records) -> the judge's results
 #: over every record, in the records' order (the chunks' results put together).
 Judged = Callable[[Judge, Sequence[DocumentFeatures], Sequence[DocumentFeatures], Iterable[Any]], Iterable[Any]]
+
+#: pieces_soon(count, there, data, here, weight=) -> a callable that gives
+#: the pieces' results in order, the work started now where it can be (see
+#: :meth:`~partialdup.pipeline.parallel.Engine.pieces_soon`).
+PiecesSoon = Callable[..., Callable[[], list[Any]]]
 
 #: beside(work, weight) -> a callable that returns work()'s result (the work
 #: may run meanwhile in another process, or only when the result is asked
@@ -84,6 +101,40 @@ def near_copies(
     :meth:`~partialdup.match.verify.NearMissCheck.accepted`); ``memo`` keeps
     the sentences' letters."""
     return detector._near.accepted(records, a_docs, b_docs, memo)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class NearPieces:
+    """``detect``'s near misses to judge, compact, in pieces (see
+    :meth:`~partialdup.pipeline.lookups.LookupStage._near_judged_soon`).
+
+    Attributes:
+        sentences: The sentences the records name, by number.
+        first: Each record's first sentence's number (int32).
+        second: Each record's second sentence's number (int32).
+        size: Records a piece.
+        memo: The sentences' letters made so far in this process (each
+            process its own copy).
+    """
+
+    sentences: NearSentences
+    first: np.ndarray
+    second: np.ndarray
+    size: int
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        """How many pieces."""
+        return -(-len(self.first) // self.size)
+
+
+def near_copy_rows(detector: Any, pieces: NearPieces, number: int) -> np.ndarray:
+    """The rows (in the whole list, ascending) of piece ``number``'s records
+    whose characters agree (:meth:`~partialdup.match.verify.NearMissCheck.copied_rows`)."""
+    low = number * pieces.size
+    rows = detector._near.copied_rows(pieces.first[low : low + pieces.size], pieces.second[low : low + pieces.size],
+                                      pieces.sentences, pieces.memo)
+    return rows + low  # type: ignore[no-any-return]
 
 
 def edited_copies(

@@ -153,7 +153,8 @@ class SpanStage(EditedStage):
         found.add_firm(lookups.whole)
         near: list[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
-            near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs))
+            near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs),
+                                     verdicts=lookups.near_verdicts)
         if edited is not None:
             self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs))
         lookups.release_judged()

@@ -170,6 +170,18 @@ def _records(first_docs, second_docs, step):
     return [(a, b, 0.4) for a, b in pairs]
 
 
+def _check_and_documents(tokenizer, sample_features, ratio, inside, textless):
+    # A check at these ratios (the embedded look on when both are off) and
+    # the sample documents, the first without its text when `textless`.
+    import dataclasses
+
+    check = NearMissCheck(tokenizer.normalise, ratio, inside if (ratio or inside) else 95.0)
+    docs = list(sample_features)
+    if textless:
+        docs[0] = dataclasses.replace(docs[0], text=None)
+    return check, docs
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from([0.0, 50.0, 85.5, 90.0, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.booleans(), st.integers(20, 80))
 def test_accepted_gives_what_the_plain_loop_gives(tokenizer, sample_features, ratio, inside, one_set, step):
@@ -197,20 +209,13 @@ def test_accepted_on_arrays_gives_what_the_plain_loop_gives(tokenizer, sample_fe
     # already dropped by positions, a few later records, ranges of positions
     # in chunks of any size), judged on the arrays, against the plain loop
     # over the same records; a document without its text has no letters.
-    import dataclasses
-
     import numpy as np
 
     from partialdup.match import keyed
     from partialdup.match.keyed import KeyedMatches, Pending, RowPart
     from partialdup.match.pairs import FoundPairs
 
-    if not (ratio or inside):
-        inside = 95.0
-    check = NearMissCheck(tokenizer.normalise, ratio, inside)
-    first_docs = list(sample_features)
-    if textless:
-        first_docs[0] = dataclasses.replace(first_docs[0], text=None)
+    check, first_docs = _check_and_documents(tokenizer, sample_features, ratio, inside, textless)
     second_docs = first_docs if one_set else first_docs[::-1]
     records = _records(first_docs, second_docs, step)
     first_keys = sorted({a for a, _, _ in records})
@@ -241,6 +246,37 @@ def test_accepted_on_arrays_gives_what_the_plain_loop_gives(tokenizer, sample_fe
         keyed._CHUNK = original
     if one_set and ratio and not textless:
         assert len(got) > 20  # not a vacuous comparison: sentences with themselves, at least
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([0.0, 50.0, 85.5, 100.0]), st.sampled_from([0.0, 80.0, 95.0]), st.integers(20, 80), st.booleans())
+def test_copied_rows_of_sentence_texts_give_what_the_plain_loop_gives(tokenizer, sample_features, ratio, inside, step, textless):
+    # The near misses as detect sends them to a process forked before the
+    # documents were read: each sentence's text and token count, the records
+    # as sentence numbers, judged a piece at a time with one memo.
+    import numpy as np
+
+    from partialdup.match.verify import NearSentences
+
+    check, docs = _check_and_documents(tokenizer, sample_features, ratio, inside, textless)
+    records = _records(docs, docs, step)
+    keys = sorted({key for a, b, _ in records for key in (a, b)})
+    number = {key: n for n, key in enumerate(keys)}
+
+    def text(key):
+        doc = docs[key[0]]
+        sentence = doc.sentences[key[1]]
+        return None if doc.text is None else doc.text[sentence.start : sentence.end]
+
+    sentences = NearSentences([text(key) for key in keys], np.array([docs[d].tokens[i] for d, i in keys], np.int64))
+    first = np.array([number[a] for a, _, _ in records], np.int32)
+    second = np.array([number[b] for _, b, _ in records], np.int32)
+    memo: dict = {}
+    rows = [low + row for low in range(0, len(records), 500)
+            for row in check.copied_rows(first[low : low + 500], second[low : low + 500], sentences, memo).tolist()]
+    assert [records[row] for row in rows] == check.accepted_plain(records, docs, docs)
+    if ratio and not textless:
+        assert len(rows) > 200  # every sentence with itself
 
 
 @settings(max_examples=300, deadline=None)

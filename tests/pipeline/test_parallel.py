@@ -324,3 +324,33 @@ def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources
     assert apart_headlines() == here_headlines() == detector._headline_candidates(docs, docs)
     assert apart_words() == here_words() == detector._word_loose_all(docs)
     assert here_words() and here_headlines()
+
+
+def test_near_misses_judged_from_the_look_ups_on_are_what_the_tail_would_accept(detector, sources, suspicious, monkeypatch):
+    # Pieces of 3 records, taken by the helper forked with the features while
+    # the look-ups go on, and here; here alone with one job.
+    from partialdup.pipeline import lookups
+    from partialdup.pipeline.shared_work import LaterPieces
+
+    monkeypatch.setattr(lookups, "NEAR_PIECE", 3)
+    started = []
+    start = LaterPieces.start
+    monkeypatch.setattr(LaterPieces, "start", lambda self, count, *rest: started.append(count) or start(self, count, *rest))
+    for engine in (_workers(), LocalEngine(1)):
+        docs = list(engine.features(detector, [*sources, *suspicious], apart=True))
+        found = detector._detect_lookups(docs, engine)
+        whole = FoundPairs()
+        whole.add_firm(found.whole)
+        expected = detector._near.accepted(Pending.not_found(found.near, whole), docs, docs)
+        assert found.near_verdicts is not None and found.near_verdicts() == expected and expected
+    assert len(started) == 1 and started[0] > 2
+
+
+def test_detect_is_byte_identical_with_the_near_misses_judged_from_the_look_ups_on(detector, sources, suspicious, monkeypatch):
+    from partialdup.pipeline import lookups
+
+    monkeypatch.setattr(lookups, "NEAR_PIECE", 3)
+    documents = [*sources, *suspicious]
+    one = detector.detect(documents, engine=LocalEngine(1))
+    two = detector.detect(documents, engine=_workers())
+    assert one.spans and _jsonl(two) == _jsonl(one) and two.stats == one.stats

@@ -164,3 +164,79 @@ def _state(pid):
             return stat.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+# Helpers forked early that take pieces of a work sent later (LaterPieces).
+
+from partialdup.pipeline.shared_work import LaterPieces  # noqa: E402
+
+
+def _piece_with(inherited, data, number):
+    time.sleep(0.01)  # long enough for both processes to take pieces
+    return inherited(number) * data, os.getpid()
+
+
+def _bad_piece(inherited, data, number):
+    raise ValueError(f"piece {number} is bad")
+
+
+def test_later_pieces_read_what_they_inherited_and_are_shared_with_the_caller():
+    # The inherited object is never pickled (a lambda could not be); the
+    # data is sent once; every piece once, in order, here or there.
+    double = lambda number: 2 * number  # noqa: E731
+    pieces = LaterPieces(_FORK, 1, double)
+    time.sleep(0.05)  # forked before the work exists
+    pieces.start(40, _piece_with, 3)
+    got = list(pieces.results(lambda number: _piece_with(double, 3, number)))
+    assert [value for value, _ in got] == [6 * number for number in range(40)]
+    assert {pid for _, pid in got} == {os.getpid(), pieces._processes[0].pid}
+    assert not multiprocessing.active_children()
+
+
+def test_later_pieces_never_started_end_when_closed():
+    pieces = LaterPieces(_FORK, 2, None)
+    processes = list(pieces._processes)
+    pieces.close()
+    for process in processes:
+        process.join(5)
+        assert not process.is_alive()
+
+
+def test_a_failing_later_piece_raises_here_with_its_traceback():
+    def here(number):
+        time.sleep(0.05)  # leave pieces to the helper
+        return number
+
+    pieces = LaterPieces(_FORK, 1, None)
+    pieces.start(20, _bad_piece, None)
+    with pytest.raises(RuntimeError, match="is bad"):
+        list(pieces.results(here))
+    assert not multiprocessing.active_children()
+
+
+def _slow(value):
+    time.sleep(0.5)
+    return value
+
+
+def test_results_taken_when_ready_end_the_helper_and_are_kept_for_when_asked():
+    helper = HelperProcess(_FORK)
+    (result,) = helper.run([(_pid_and, (5,))])
+    deadline = time.monotonic() + 10
+    while not helper._conn.poll() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    helper.take_ready()
+    assert not helper.alive and not helper._process.is_alive()  # ended, its result read
+    assert result()[1] == 5 and result()[1] == 5
+    helper.take_ready()  # nothing left: nothing done
+    # A result not sent yet is not waited for.
+    slow = HelperProcess(_FORK)
+    (later,) = slow.run([(_slow, (7,))])
+    started = time.monotonic()
+    slow.take_ready()
+    assert time.monotonic() - started < 0.4 and slow.alive
+    assert later() == 7 and not slow.alive
+    closed = HelperProcess(_FORK)
+    closed.run([(_slow, (8,))])
+    closed.close()
+    closed.take_ready()  # closed: nothing to read, no error
