@@ -242,13 +242,21 @@ class SparseIndex:
             docs: Document number of each query; an indexed sentence of the
                 same document is never returned. None: no exclusion.
         """
+        return self.search_each(bags, [rule], docs=docs)[0]
+
+    def search_each(self, bags: Sequence[Bag], rules: Sequence[CopyRule], *, docs: Sequence[int] | None = None) -> list[PairMatches]:
+        """:meth:`search` of the same bags for each of ``rules``, their
+        candidates made by one product (``check`` asks for three)."""
         rows, features, occurrences = expand_bags(bags)
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
         sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
-        found = self._with_identical(self._matched(self._blocks(usual, frequent, sizes, [rule], below_self=False)[0], sizes, rule), bags, sizes)
-        item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
-        return PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped)
+        searched = []
+        for rule, accepted in zip(rules, self._blocks(usual, frequent, sizes, rules, below_self=False)):
+            found = self._with_identical(self._matched(accepted, sizes, rule), bags, sizes)
+            item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
+            searched.append(PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped))
+        return searched
 
     def search_all(
         self, rule: CopyRule, *, boilerplate: int = 0, crowded: Sequence[int] | np.ndarray = (), keep: PairFilter | None = None

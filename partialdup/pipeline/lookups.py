@@ -137,14 +137,29 @@ class LookupStage(HeadlineStage):
             reference sentences; of the query sentences with the reference's
             rejoined sentences.
         """
+        whole, near, _ = self._sentence_searches(query_docs, index, loose=False)
         bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
         joined = [bag for doc in query_docs for _, bag in doc.joins]
-        return (
-            index.sentences.search(bags, self.rule),
-            index.sentences.search(bags if self._near is not None else [], self._near_rule),
-            index.sentences.search(joined, self._join_rule),
-            index.joins.search(bags, self._join_rule),
-        )
+        return whole, near, index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
+
+    def _sentence_searches(
+        self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, *, loose: bool,
+    ) -> tuple[PairMatches, PairMatches, PairMatches | None]:
+        """The query sentences' whole matches, near misses (empty when they
+        are not looked at) and, when ``loose`` and the index can search for
+        several rules at once (a sparse index: one product for all), their
+        loose candidates of edited copies (None: not searched)."""
+        bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
+        each = getattr(index.sentences, "search_each", None)
+        rules = [self.rule, *([self._near_rule] if self._near is not None else [])]
+        loose = loose and each is not None and self._edited is not None
+        if each is None:
+            found = [index.sentences.search(bags, rule) for rule in rules]
+        else:
+            found = each(bags, [*rules, *([self._loose_rule] if loose else [])])
+        if self._near is None:  # not looked at: an empty search, as the statistics count it
+            found.insert(1, index.sentences.search([], self._near_rule))
+        return found[0], found[1], found[2] if loose else None
 
     def _word_search(
         self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
@@ -284,7 +299,10 @@ class LookupStage(HeadlineStage):
         index = index.using(product)
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
-        whole_matches, near_matches, query_joins, reference_joins = self.search(query_docs, index)
+        whole_matches, near_matches, loose_matches = self._sentence_searches(query_docs, index, loose=True)
+        joined = [bag for doc in query_docs for _, bag in doc.joins]
+        query_joins = index.sentences.search(joined, self._join_rule)
+        reference_joins = index.joins.search([query_docs[q].bags[s] for q, s in queries_at], self._join_rule)
         query_joins, reference_joins = query_joins.sharing(config.min_shared), reference_joins.sharing(config.min_shared)
         sentences = index.sentences.index.sentences
         keys = entry_keys(sentences)
@@ -302,7 +320,9 @@ class LookupStage(HeadlineStage):
             bags = [query_docs[q].bags[s] for q, s in queries_at]
             query_rows = self._filter_rows_of(query_docs, queries_at)
             reference_rows = self._filter_rows(references, sentences)
-            matches = self._loose(index.sentences.search(bags, self._loose_rule), query_rows, reference_rows)
+            if loose_matches is None:  # searched now: a store's references are read meanwhile
+                loose_matches = index.sentences.search(bags, self._loose_rule)
+            matches = self._loose(loose_matches, query_rows, reference_rows)
             loose = list(_keyed(matches, queries_at.__getitem__, reference_key))
             loose += self._word_loose_query(query_docs, references)
         rejoined = []

@@ -252,3 +252,20 @@ def test_a_shared_product_is_made_once_and_let_go_with_its_last_search(monkeypat
     assert len(products) == 2  # the shared one, then the plain search's own
     shared.search_all(strict), shared.search_all(loose)
     assert len(products) == 2 and shared._shared.found == {}  # no product more; nothing held
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools, st.lists(rules, min_size=1, max_size=3), st.integers(1, 3), st.data())
+def test_a_search_for_several_rules_finds_what_each_finds_alone(pool, several, max_postings, data):
+    # search_each: one product for the same query bags, every rule's matches
+    # as its own search gives them (pairs, scores, shared counts, counters).
+    indexed = _repeated(data, pool, 20)
+    queries = _repeated(data, pool + [Counter({99: 1})], 6)
+    docs = data.draw(st.lists(st.integers(0, 4), min_size=len(indexed), max_size=len(indexed)))
+    query_docs = data.draw(st.lists(st.integers(-1, 4), min_size=len(queries), max_size=len(queries)))
+    index = SparseIndex(_index(indexed, docs, max_postings))
+    together = index.search_each(queries, several, docs=query_docs)
+    for rule, found in zip(several, together, strict=True):
+        alone = index.search(queries, rule, docs=query_docs)
+        assert _triples(found) == _triples(alone)
+        assert (found.candidates, found.skipped_postings) == (alone.candidates, alone.skipped_postings)
