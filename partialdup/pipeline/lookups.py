@@ -138,9 +138,14 @@ class LookupStage(HeadlineStage):
             rejoined sentences.
         """
         whole, near, _ = self._sentence_searches(query_docs, index, loose=False)
+        return (whole, near, *self._join_searches(query_docs, index))
+
+    def _join_searches(self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> tuple[PairMatches, PairMatches]:
+        """The query's rejoined sentences against the reference sentences,
+        and the query sentences against the reference's rejoined ones."""
         bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
         joined = [bag for doc in query_docs for _, bag in doc.joins]
-        return whole, near, index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
+        return index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
 
     def _sentence_searches(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, *, loose: bool,
@@ -300,10 +305,7 @@ class LookupStage(HeadlineStage):
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
         whole_matches, near_matches, loose_matches = self._sentence_searches(query_docs, index, loose=True)
-        joined = [bag for doc in query_docs for _, bag in doc.joins]
-        query_joins = index.sentences.search(joined, self._join_rule)
-        reference_joins = index.joins.search([query_docs[q].bags[s] for q, s in queries_at], self._join_rule)
-        query_joins, reference_joins = query_joins.sharing(config.min_shared), reference_joins.sharing(config.min_shared)
+        query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, index))
         sentences = index.sentences.index.sentences
         keys = entry_keys(sentences)
         reference_key = keys.__getitem__
