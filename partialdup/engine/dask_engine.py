@@ -43,7 +43,7 @@ import contextlib
 import itertools
 import logging
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from partialdup.core.config import Config
 from partialdup.core.errors import ConfigError
@@ -55,7 +55,7 @@ from partialdup.index.partitioned import (
 )
 from partialdup.pipeline.parallel import AnyDocument, OrderedFeatures, pack_features, unpack_features, worker_count
 from partialdup.pipeline.pool import DetectorRecipe
-from partialdup.pipeline.sidework import Judge, inline_apart, inline_beside, inline_judged
+from partialdup.pipeline.sidework import Judge, inline_apart, inline_beside, inline_judged, inline_pieces
 from partialdup.pipeline.tail import PairJob, PairSpans
 
 try:
@@ -67,8 +67,6 @@ if TYPE_CHECKING:
     from partialdup.pipeline.detector import Detector
 
 __all__ = ["DaskEngine"]
-
-R = TypeVar("R")
 
 #: Documents per features task, and document pairs per tail task, at most.
 DOCUMENTS_PER_TASK = 16
@@ -329,15 +327,11 @@ class DaskEngine:
         and the documents to the cluster would cost more than judging them)."""
         return inline_judged(detector)(judge, a_docs, b_docs, records)
 
-    def pieces_soon(
-        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
-    ) -> Callable[[], list[R]]:
-        """The pieces computed on the client when asked for (as :meth:`judged`)."""
-        return lambda: [here(k) for k in range(count)]
-
     #: The word-set search of edited copies: on the client, in turn.
     beside = staticmethod(inline_beside)
     apart = staticmethod(inline_apart)
+    #: The near misses' verdicts: on the client, when asked for (as :meth:`judged`).
+    pieces_soon = staticmethod(inline_pieces)
 
     def _scattered(self, docs: Sequence[DocumentFeatures], numbers: set[int]) -> dict[int, tuple[str, Any]]:
         """The documents the jobs need, sent to the cluster once each, packed

@@ -29,7 +29,7 @@ from __future__ import annotations
 import collections
 import copy
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import numpy as np
 
@@ -59,7 +59,6 @@ BLOCK_POSTINGS = 20_000_000
 #: Group pairs expanded to sentence pairs at once by :meth:`SparseIndex.search_all`
 #: (with a ``keep`` filter, bounds the pairs held before it is applied).
 EXPAND_PAIRS = 1 << 18
-
 
 
 @dataclass(frozen=True)
@@ -244,16 +243,19 @@ class SparseIndex:
         """
         return self.search_each(bags, [rule], docs=docs)[0]
 
-    def search_each(self, bags: Sequence[Bag], rules: Sequence[CopyRule], *, docs: Sequence[int] | None = None) -> list[PairMatches]:
+    def search_each(
+        self, bags: Sequence[Bag], rules: Sequence[CopyRule], *, docs: Sequence[int] | None = None,
+    ) -> list[PairMatches]:
         """:meth:`search` of the same bags for each of ``rules``, their
         candidates made by one product (``check`` asks for three)."""
         rows, features, occurrences = expand_bags(bags)
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
         sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
+        identical = self._groups.find(bags, lambda key: self.index.sentences[key].bag)  # the same for every rule
         searched = []
         for rule, accepted in zip(rules, self._blocks(usual, frequent, sizes, rules, below_self=False)):
-            found = self._with_identical(self._matched(accepted, sizes, rule), bags, sizes)
+            found = self._with_identical(self._matched(accepted, sizes, rule), identical, sizes)
             item, key = expand_queries(found.query, found.group, self._groups, self._docs, query_docs)
             searched.append(PairMatches(found.query[item], key, found.score[item], found.shared[item], found.candidates, skipped))
         return searched
@@ -317,10 +319,11 @@ class SparseIndex:
             query, key, score, shared = query[order], key[order], score[order], shared[order]
         return PairMatches(query, key, score, shared, found.candidates, skipped, common, links)
 
-    def _with_identical(self, found: _GroupMatches, bags: Sequence[Bag], sizes: np.ndarray) -> _GroupMatches:
-        """Add each query's identical group: a bag made only of over-frequent
-        features shares no usual one with its copies, yet is their copy."""
-        rows, groups = self._groups.find(bags, lambda key: self.index.sentences[key].bag)
+    def _with_identical(self, found: _GroupMatches, identical: tuple[np.ndarray, np.ndarray], sizes: np.ndarray) -> _GroupMatches:
+        """Add each query's identical group (``identical``: query rows and
+        their groups): a bag made only of over-frequent features shares no
+        usual one with its copies, yet is their copy."""
+        rows, groups = identical
         width = max(len(self._groups), 1)
         new = ~sorted_isin(rows * width + groups, found.query * width + found.group)
         rows, groups = rows[new], groups[new]

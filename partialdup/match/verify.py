@@ -131,11 +131,24 @@ class NearSentences:
 _LettersAt = tuple[list[Any], np.ndarray, np.ndarray]
 
 
-def _letter_columns(made: Sequence[SentenceLetters | None]) -> np.ndarray:
-    # (letters' length, tokens, numbered heading) of each (-1, 0, 0: no letters).
-    return np.array(
+def _remembered_letters(
+    where: np.ndarray, keys: Sequence[Any], seen: dict, make: Callable[[Any], SentenceLetters | None],
+) -> _LettersAt:
+    """The letters of the distinct sentences ``keys`` (each made by ``make``
+    once, kept in ``seen`` under its key), ``where`` each position's are,
+    and each position's (letters' length, tokens, numbered heading) row
+    (-1, 0, 0: no letters)."""
+    made = []
+    for key in keys:
+        letters = seen.get(key, _ABSENT)
+        if letters is _ABSENT:
+            letters = seen[key] = make(key)
+        made.append(letters)
+    columns = np.array(
         [(-1, 0, 0) if one is None else (len(one.letters), one.tokens, one.numbered_heading) for one in made], np.int64
     ).reshape(-1, 3)
+    where = where.reshape(-1)
+    return made, where, columns[where]
 
 
 def _numbered_heading(text: str, sentence: Sentence) -> bool:
@@ -363,20 +376,16 @@ class NearMissCheck:
         self, numbers: np.ndarray, sentences: NearSentences, seen: dict[int, SentenceLetters | None],
     ) -> _LettersAt:
         # _letters_at of sentences given by their numbers in `sentences`: what
-        # of_sentence makes of a sentence of a document with its text (the
-        # heading's pattern matched on the sentence alone matches as on the
-        # text between its offsets: it looks neither behind nor past them).
+        # of_sentence makes of a sentence of a document with its text, the
+        # sentence's text standing for the document's.
+        def letters_of(number: int) -> SentenceLetters | None:
+            text = sentences.texts[number]
+            if text is None:
+                return None
+            return self.sentence_letters(text, Sentence(0, 0, len(text)), int(sentences.tokens[number]))
+
         distinct, where = np.unique(numbers, return_inverse=True)
-        made = []
-        for number in distinct.tolist():
-            letters = seen.get(number, _ABSENT)
-            if letters is _ABSENT:
-                text = sentences.texts[number]
-                letters = seen[number] = None if text is None else SentenceLetters(
-                    normalised_letters(text, self.normalise), int(sentences.tokens[number]),
-                    _NUMBERED_HEADING.match(text) is not None)
-            made.append(letters)
-        return made, where.reshape(-1), _letter_columns(made)[where.reshape(-1)]
+        return _remembered_letters(where, distinct.tolist(), seen, letters_of)
 
     def _may_copy(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which records :meth:`same` may accept, and which :meth:`embedded`
@@ -411,14 +420,9 @@ class NearMissCheck:
         prefetch = getattr(docs, "prefetch", None)
         if prefetch is not None:
             prefetch(sorted({d for d, _ in sentences}))
-        of_sentence, absent = self.of_sentence, _ABSENT
-        made = []
-        for sentence in sentences:
-            letters = seen.get((side, sentence), absent)
-            if letters is absent:
-                letters = seen[(side, sentence)] = of_sentence(docs[sentence[0]], sentence[1])
-            made.append(letters)
-        return made, where, _letter_columns(made)[where]
+        of_sentence = self.of_sentence
+        return _remembered_letters(
+            where, [(side, sentence) for sentence in sentences], seen, lambda key: of_sentence(docs[key[1][0]], key[1][1]))
 
     def accepted_plain(
         self,

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin
-from partialdup.core.types import DocumentFeatures, RunStats
+from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.inverted import entry_keys
 from partialdup.index.partitioned import CandidateProduct
@@ -26,6 +26,7 @@ from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.match.verify import NearSentences
+from partialdup.methods.similarity import CopyRule
 from partialdup.pipeline.edits import word_set_candidates
 from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records
 from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, inline_beside, near_copy_rows
@@ -137,34 +138,45 @@ class LookupStage(HeadlineStage):
             reference sentences; of the query sentences with the reference's
             rejoined sentences.
         """
-        whole, near, _ = self._sentence_searches(query_docs, index, loose=False)
-        return (whole, near, *self._join_searches(query_docs, index))
-
-    def _join_searches(self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex) -> tuple[PairMatches, PairMatches]:
-        """The query's rejoined sentences against the reference sentences,
-        and the query sentences against the reference's rejoined ones."""
         bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
+        whole, near, _ = self._sentence_searches(bags, index, loose=False)
+        return (whole, near, *self._join_searches(query_docs, bags, index))
+
+    def _join_searches(
+        self, query_docs: Sequence[DocumentFeatures], bags: Sequence[Bag], index: ReferenceIndex,
+    ) -> tuple[PairMatches, PairMatches]:
+        """The query's rejoined sentences against the reference sentences,
+        and the query sentences (``bags``, the matchable ones') against the
+        reference's rejoined ones."""
         joined = [bag for doc in query_docs for _, bag in doc.joins]
         return index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
 
     def _sentence_searches(
-        self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, *, loose: bool,
+        self, bags: Sequence[Bag], index: ReferenceIndex, *, loose: bool,
     ) -> tuple[PairMatches, PairMatches, PairMatches | None]:
-        """The query sentences' whole matches, near misses (empty when they
-        are not looked at) and, when ``loose`` and the index can search for
-        several rules at once (a sparse index: one product for all), their
-        loose candidates of edited copies (None: not searched)."""
-        bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
+        """The query sentences' (``bags``, the matchable ones') whole
+        matches, near misses (empty when they are not looked at) and, when
+        ``loose`` and the index can search for several rules at once (a
+        sparse index: one product for all), their loose candidates of edited
+        copies (None: not searched)."""
         each = getattr(index.sentences, "search_each", None)
-        rules = [self.rule, *([self._near_rule] if self._near is not None else [])]
         loose = loose and each is not None and self._edited is not None
         if each is None:
-            found = [index.sentences.search(bags, rule) for rule in rules]
+            found = [index.sentences.search(bags, rule) for rule in self._searched_rules(loose=False)]
         else:
-            found = each(bags, [*rules, *([self._loose_rule] if loose else [])])
+            found = each(bags, self._searched_rules(loose=loose))
         if self._near is None:  # not looked at: an empty search, as the statistics count it
             found.insert(1, index.sentences.search([], self._near_rule))
         return found[0], found[1], found[2] if loose else None
+
+    def _searched_rules(self, *, loose: bool) -> list[CopyRule]:
+        """The rules the query sentences are searched for: whole matches,
+        near misses (when looked at), and loose candidates of edited copies
+        (when ``loose`` and looked at)."""
+        return [
+            self.rule, *([self._near_rule] if self._near is not None else []),
+            *([self._loose_rule] if loose and self._edited is not None else []),
+        ]
 
     def _word_search(
         self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
@@ -200,8 +212,7 @@ class LookupStage(HeadlineStage):
         # the feature searches, when an engine can), collected when needed.
         word_pairs = word_search or self._word_search(docs, beside, columns)
         # The three searches of every pair score the candidates of one product.
-        rules = [self.rule, *([self._near_rule] if self._near is not None else []), *([self._loose_rule] if self._edited is not None else [])]
-        index = index.using(product).sharing_candidates(rules)
+        index = index.using(product).sharing_candidates(self._searched_rules(loose=True))
         sentences = index.sentences.index.sentences
         # Each indexed sentence's key made once, looked up by position (not
         # two attribute reads and a tuple per match: hundreds of thousands).
@@ -304,8 +315,9 @@ class LookupStage(HeadlineStage):
         index = index.using(product)
         queries_at = self._matchable_sentences(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
-        whole_matches, near_matches, loose_matches = self._sentence_searches(query_docs, index, loose=True)
-        query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, index))
+        bags = [query_docs[q].bags[s] for q, s in queries_at]
+        whole_matches, near_matches, loose_matches = self._sentence_searches(bags, index, loose=True)
+        query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, bags, index))
         sentences = index.sentences.index.sentences
         keys = entry_keys(sentences)
         reference_key = keys.__getitem__
@@ -319,7 +331,6 @@ class LookupStage(HeadlineStage):
             read_ahead(sorted({second for _, second, _ in near}))
         loose: list[tuple[SentenceKey, SentenceKey, float]] = []
         if self._edited is not None:
-            bags = [query_docs[q].bags[s] for q, s in queries_at]
             query_rows = self._filter_rows_of(query_docs, queries_at)
             reference_rows = self._filter_rows(references, sentences)
             if loose_matches is None:  # searched now: a store's references are read meanwhile
@@ -393,7 +404,6 @@ class LookupStage(HeadlineStage):
             return set()
         low = matches.shared < self.config.min_shared
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
-
 
 
 class _SentenceTexts(Sequence[Optional[str]]):

@@ -55,7 +55,7 @@ from partialdup.match.keyed import Pending
 from partialdup.pipeline.packing import pack_features, unpack_features
 from partialdup.pipeline.pool import WorkerPool, features_chunk, judge_chunk, pair_chunk, process_context
 from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, LaterPieces, shared_pieces
-from partialdup.pipeline.sidework import Judge, inline_apart
+from partialdup.pipeline.sidework import Judge, inline_apart, inline_pieces
 from partialdup.pipeline.tail import PairJob, PairSpans
 
 if TYPE_CHECKING:
@@ -388,7 +388,7 @@ class LocalEngine:
         if later is None or workers <= 1 or count < 2:
             if later is not None:
                 later.close()
-            return lambda: [here(k) for k in range(count)]
+            return inline_pieces(count, there, data, here, weight=weight)
         # The work apart that is done ends its helpers now: they held the
         # memory the pieces take (docs/benchmark.md, session 25).
         for helper in self._sent:

@@ -159,15 +159,24 @@ class LaterPieces(Generic[R]):
 
 def _serve_later(reader: Any, parent: int, counter: Any, results: Any, inherited: Any) -> None:
     as_helper()
-    while not reader.poll(_CHECK_EVERY):
-        if os.getppid() != parent:
-            return  # the caller is gone
-    try:
-        count, there, data = reader.recv()
-    except EOFError:
-        return  # closed without work
+    work = _work_sent(reader, parent)
+    if work is None:
+        return
+    count, there, data = work
     release_free_memory()  # the message's bytes, read
     _serve(counter, results, partial(there, inherited, data), count)
+
+
+def _work_sent(conn: Any, parent: int) -> Any:
+    """In a helper forked early: the work the caller sends, once it comes;
+    None when the caller is gone or closed the pipe without sending any."""
+    while not conn.poll(_CHECK_EVERY):
+        if os.getppid() != parent:
+            return None  # the caller is gone
+    try:
+        return conn.recv()
+    except EOFError:
+        return None
 
 
 def _end_pieces(processes: Sequence[Any], results: Any, terminate: bool) -> None:
@@ -380,12 +389,8 @@ class HelperProcess:
 
 def _serve_helper(conn: Any, parent: int) -> None:
     as_helper()
-    while not conn.poll(_CHECK_EVERY):
-        if os.getppid() != parent:
-            return  # the caller is gone
-    try:
-        works = conn.recv()
-    except EOFError:
+    works = _work_sent(conn, parent)
+    if works is None:
         return
     # A result is sent by a thread of its own, so that the next work starts
     # while the caller has not read the last one (a pipe holds 64 KB).

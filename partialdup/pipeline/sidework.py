@@ -57,6 +57,7 @@ __all__ = [
     "inline_apart",
     "inline_beside",
     "inline_judged",
+    "inline_pieces",
     "judging",
     "near_copies",
     "near_copy_rows",
@@ -144,6 +145,14 @@ def edited_copies(
     """The loose candidates whose words make an edited copy, with whether
     each is tentative (see :meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`)."""
     return detector._edited_copies(records, a_docs, b_docs)
+
+
+def inline_pieces(
+    count: int, there: Callable[[Any, Any, int], T], data: Any, here: Callable[[int], T], *, weight: int,
+) -> Callable[[], list[T]]:
+    """``pieces_soon`` that computes every piece here (``here(k)``), when
+    the results are asked for."""
+    return lambda: [here(k) for k in range(count)]
 
 
 def inline_judged(detector: Any) -> Judged:
