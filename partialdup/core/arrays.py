@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
+__all__ = ["dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -22,6 +22,20 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     if len(ordered) < 2:
         return ordered
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def dense_unique(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of integers in ``[0,
+    bound)``: the distinct values, sorted, and each value's place among them
+    (int64 both), by marking them in an array of ``bound`` flags. Sentence
+    numbers are that: 4 million of them (the English bench corpus's near
+    misses) took 0.24 s to sort, and take a tenth of that marked."""
+    values = np.asarray(values).ravel()
+    marked = np.zeros(max(bound, 0), bool)
+    marked[values] = True
+    distinct = np.flatnonzero(marked)
+    place = np.cumsum(marked, dtype=np.int64) - 1
+    return distinct, place[values]
 
 
 def sorted_isin(values: np.ndarray, among: np.ndarray, *, among_sorted: bool = False) -> np.ndarray:

@@ -333,6 +333,11 @@ class DaskEngine:
     #: The near misses' verdicts: on the client, when asked for (as :meth:`judged`).
     pieces_soon = staticmethod(inline_pieces)
 
+    @staticmethod
+    def numbered_words(docs: Sequence[DocumentFeatures]) -> None:
+        """None: the client numbers the words of ``detect``'s documents itself."""
+        return None
+
     def _scattered(self, docs: Sequence[DocumentFeatures], numbers: set[int]) -> dict[int, tuple[str, Any]]:
         """The documents the jobs need, sent to the cluster once each, packed
         (see :func:`~partialdup.pipeline.parallel.pack_features`; a store's

@@ -29,9 +29,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
-from partialdup.index.words import word_numbers
+from partialdup.index.words import WordNumbering, word_numbers
 
-__all__ = ["NumberedWords", "WordColumns"]
+__all__ = ["NumberedWords", "PieceWords", "WordColumns"]
 
 
 @dataclass(frozen=True)
@@ -63,17 +63,26 @@ class WordColumns:
     columns: np.ndarray
 
     @classmethod
-    def of(cls, docs: Sequence[DocumentFeatures]) -> WordColumns:
+    def of(cls, docs: Sequence[DocumentFeatures], pieces: Sequence[PieceWords] | None = None) -> WordColumns:
         """The words of ``docs`` (each document's ``words``; a document without
-        them counts its sentences with no words)."""
+        them counts its sentences with no words). ``pieces``: the words of
+        ``docs`` already numbered piece by piece, the pieces covering the
+        documents in order (:class:`PieceWords`): only their distinct words
+        are numbered here, not every word."""
         counts = np.fromiter((len(doc.sentences) for doc in docs), np.int64, len(docs))
         doc_starts = np.zeros(len(docs) + 1, np.int64)
         np.cumsum(counts, out=doc_starts[1:])
         tokens = np.fromiter(chain.from_iterable(doc.tokens for doc in docs), np.int64, int(doc_starts[-1]))
         sentences = [_aligned_words(doc) for doc in docs]
         known = np.repeat(np.fromiter((len(doc.words) == len(doc.sentences) for doc in docs), bool, len(docs)), counts)
-        numbered: dict[str, int] = {}
-        lengths, columns = word_numbers(list(chain.from_iterable(sentences)), numbered)
+        numbered = WordNumbering()
+        if pieces is None:
+            lengths, columns = word_numbers(list(chain.from_iterable(sentences)), numbered)
+        else:
+            lengths = np.fromiter(map(len, chain.from_iterable(sentences)), np.int64, int(doc_starts[-1]))
+            columns = _renumbered(pieces, numbered)
+            if len(columns) != int(lengths.sum()):
+                raise ValueError("the pieces' words are not those of the documents")
         starts = np.zeros(len(lengths), np.int64)
         if len(lengths):
             np.cumsum(lengths[:-1], out=starts[1:])
@@ -120,6 +129,38 @@ class WordColumns:
         ends = np.cumsum(lengths)
         within = np.arange(total, dtype=np.int64) - np.repeat(ends - lengths, lengths)
         return lengths, self.columns[np.repeat(self.starts[rows], lengths) + within]
+
+
+@dataclass(frozen=True)
+class PieceWords:
+    """The words of a piece of a run's documents numbered on their own:
+    made where the piece's features are (a worker process), so that the
+    calling process numbers each piece's distinct words only, not every
+    word (:meth:`WordColumns.of`).
+
+    Attributes:
+        words: Each of the piece's columns' word, in order of first occurrence.
+        columns: Every word of every sentence of the piece, in order, as
+            the piece's column numbers (int32).
+    """
+
+    words: list[str]
+    columns: np.ndarray
+
+    @classmethod
+    def of(cls, docs: Sequence[DocumentFeatures]) -> PieceWords:
+        """The words of ``docs``, numbered as :meth:`WordColumns.of` numbers them."""
+        numbered = WordNumbering()
+        _, columns = word_numbers(list(chain.from_iterable(_aligned_words(doc) for doc in docs)), numbered)
+        return cls(list(numbered), columns)
+
+
+def _renumbered(pieces: Sequence[PieceWords], numbered: WordNumbering) -> np.ndarray:
+    # The pieces' columns numbered on into `numbered`: each piece's words in
+    # its order of first occurrence, pieces in order, are the words of all in
+    # their order of first occurrence, so the numbers are those of one pass.
+    parts = [np.fromiter(map(numbered.__getitem__, piece.words), np.int32, len(piece.words))[piece.columns] for piece in pieces]
+    return np.concatenate(parts) if parts else np.empty(0, np.int32)
 
 
 def _aligned_words(doc: DocumentFeatures) -> Sequence[Sequence[str]]:

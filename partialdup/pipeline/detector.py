@@ -242,7 +242,7 @@ class Detector(LookupStage, SpanStage):
         # The word-set search and the headline candidates need only the
         # documents' words: numbered first, sent apart with their arrays,
         # they run beside the index and the feature searches.
-        columns = self._word_columns(docs)
+        columns = self._word_columns(docs, engine.numbered_words(docs))
         word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
         index = self.build_index(docs, joins=False)
         return self._self_lookups(

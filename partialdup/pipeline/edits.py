@@ -16,7 +16,7 @@ import numpy as np
 
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence, entry_columns, entry_keys
-from partialdup.index.word_columns import WordColumns
+from partialdup.index.word_columns import PieceWords, WordColumns
 from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
@@ -119,18 +119,22 @@ class EditedStage(DetectorBase):
             return FilterRows.of(words.tokens[numbers], filters[numbers])
         return self._filter_rows_of(docs, entry_keys(entries))
 
-    def _word_columns(self, docs: Sequence[DocumentFeatures]) -> WordColumns | None:
+    def _word_columns(
+        self, docs: Sequence[DocumentFeatures], pieces: Sequence[PieceWords] | None = None
+    ) -> WordColumns | None:
         """``detect``: the documents' words numbered, for the word-set search,
         the word filters and the headline candidates' search to read as
         arrays (see :mod:`partialdup.index.word_columns`); made before the
         searches start beside the caller, so that they read few of the
         words themselves. None when edited copies and headlines are off, or
-        when a document is not plain features (a store's, read as needed)."""
+        when a document is not plain features (a store's, read as needed).
+        ``pieces``: their words already numbered piece by piece (an engine's,
+        :meth:`~partialdup.pipeline.parallel.Engine.numbered_words`)."""
         if (self._edited is None and not self.config.headlines) or getattr(docs, "scanning", None) is not None:
             return None
         if not all(type(doc) is DocumentFeatures for doc in docs):
             return None
-        return WordColumns.of(docs)
+        return WordColumns.of(docs, pieces)
 
     def _filter_rows_of(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
         """:meth:`_filter_rows` of the sentences ``rows`` (document, sentence), from their words."""

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_isin
+from partialdup.core.arrays import dense_unique, sorted_isin
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.inverted import entry_keys
@@ -288,8 +288,8 @@ class LookupStage(HeadlineStage):
         width = max(len(keys), 1)
         query, key, score = near.query, near.key, near.score
         kept = np.flatnonzero(~sorted_isin(query * width + key, np.sort(whole.query * width + whole.key), among_sorted=True))
-        distinct, numbers = np.unique(np.concatenate((query[kept], key[kept])), return_inverse=True)
-        numbers = numbers.reshape(-1).astype(np.int32)
+        distinct, numbers = dense_unique(np.concatenate((query[kept], key[kept])), width)
+        numbers = numbers.astype(np.int32)
         texts = _SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
         # Sent with the texts made; judged here with the texts read from the documents when needed.

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, S
 
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
+from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.pipeline.packing import pack_features, unpack_features
@@ -164,6 +165,13 @@ class Engine(Protocol):
         not: the returned callable gives its result."""
         ...
 
+    def numbered_words(self, docs: Sequence[DocumentFeatures]) -> Sequence[PieceWords] | None:
+        """The words of ``docs`` numbered piece by piece where their features
+        were made (:class:`~partialdup.index.word_columns.PieceWords`), when
+        ``docs`` are the features the engine last made with ``apart``, in
+        order; else None (asked once: the pieces go)."""
+        ...
+
     def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
         """Runs each work (a module-level function and its picklable
         arguments) in a process that holds little of the caller's memory, or
@@ -258,6 +266,8 @@ class LocalEngine:
         self._helpers: list[HelperProcess] = []
         self._later: LaterPieces[Any] | None = None
         self._sent: list[HelperProcess] = []  # those sent work apart
+        # detect's features as made and their words numbered by piece (numbered_words()).
+        self._numbered: tuple[list[DocumentFeatures], list[PieceWords]] | None = None
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come;
@@ -282,25 +292,59 @@ class LocalEngine:
         def back(number: int, packed: list[tuple]) -> list[DocumentFeatures]:
             return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
 
-        if context.get_start_method() == "fork":
-            # The processes that run the work sent apart later (apart()) are
-            # forked now, before the features fill the heap.
-            if apart and not self._helpers:
-                self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
-                self._later = LaterPieces(context, self.workers - 1, detector)
-            # The helpers inherit what the tokenizer loads on first use.
-            detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
-            # The calling process computes pieces too (pipeline/shared_work.py).
-            # The index built next needs SciPy: imported while the helpers compute.
-            pieces = shared_pieces(
-                context, workers - 1, len(chunks), lambda k: list(map(detector.features, chunks[k])),
-                lambda k: features_chunk(chunks[k], detector), back, meanwhile=load_sparse,
-            )
-            yield from _merged(docs, itertools.chain.from_iterable(pieces))
+        if context.get_start_method() != "fork":
+            with WorkerPool(context, workers, detector, (), ()) as pool:
+                computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
+                yield from _merged(docs, itertools.chain.from_iterable(computed))
             return
-        with WorkerPool(context, workers, detector, (), ()) as pool:
-            computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
-            yield from _merged(docs, itertools.chain.from_iterable(computed))
+        if apart and not self._helpers:
+            # The processes that run the work sent apart later (apart(),
+            # pieces_soon()) are forked now, before the features fill the heap.
+            self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
+            self._later = LaterPieces(context, self.workers - 1, detector)
+        # The helpers inherit what the tokenizer loads on first use.
+        detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
+        # detect's (apart): each piece's words are numbered by whoever makes
+        # it too (numbered_words()).
+        made: dict[int, tuple[list[DocumentFeatures], PieceWords]] = {}
+
+        def here(k: int) -> list[DocumentFeatures]:
+            features = list(map(detector.features, chunks[k]))
+            if apart:
+                made[k] = (features, PieceWords.of(features))
+            return features
+
+        def there(k: int) -> Any:
+            features = list(map(detector.features, chunks[k]))
+            packed = [pack_features(item) for item in features]
+            return (packed, PieceWords.of(features)) if apart else packed
+
+        def arrived(k: int, value: Any) -> list[DocumentFeatures]:
+            if not apart:
+                return back(k, value)
+            features = back(k, value[0])
+            made[k] = (features, value[1])
+            return features
+
+        # The calling process computes pieces too (pipeline/shared_work.py).
+        # The index built next needs SciPy: imported while the helpers compute.
+        pieces = shared_pieces(context, workers - 1, len(chunks), here, there, arrived, meanwhile=load_sparse)
+        yield from _merged(docs, itertools.chain.from_iterable(pieces))
+        if apart:
+            ordered = [made[k] for k in range(len(chunks))]
+            self._numbered = ([doc for features, _ in ordered for doc in features], [words for _, words in ordered])
+
+    def numbered_words(self, docs: Sequence[DocumentFeatures]) -> Sequence[PieceWords] | None:
+        """The words of ``docs`` numbered piece by piece where their features
+        were made, when they are the features :meth:`features` last made for
+        ``detect`` (``apart``), in order; else None. Asked once: the pieces go."""
+        numbered, self._numbered = self._numbered, None
+        if numbered is None:
+            return None
+        made, pieces = numbered
+        if len(made) != len(docs) or any(mine is not theirs for mine, theirs in zip(made, docs)):
+            return None
+        return pieces
 
     def pair_spans(
         self, detector: Detector, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],

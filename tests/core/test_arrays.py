@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
+from partialdup.core.arrays import dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -104,3 +104,12 @@ def test_equal_rows_are_those_of_numpy_unique_by_rows(rows):
     by_first = dict(zip(first.tolist(), range(len(first))))
     relabel = {g: by_first[int(f)] for g, f in enumerate(unique_first.tolist())}
     assert inverse.tolist() == [relabel[g] for g in unique_inverse.reshape(-1).tolist()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.int64, st.integers(0, 60), elements=st.integers(0, 40)), st.integers(0, 20))
+def test_dense_unique_is_np_unique_with_its_inverse(values, spare):
+    distinct, place = dense_unique(values, 41 + spare)
+    want, inverse = np.unique(values, return_inverse=True)
+    assert distinct.tolist() == want.tolist() and place.tolist() == inverse.reshape(-1).tolist()
+    assert distinct.dtype == np.int64 and place.dtype == np.int64

@@ -3,9 +3,10 @@
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.word_columns import WordColumns
+from partialdup.index.word_columns import PieceWords, WordColumns
 
 from tests.paths import SAMPLES
 
@@ -69,3 +70,30 @@ def test_no_documents():
     columns = WordColumns.of([])
     assert len(columns.lengths) == 0 and columns.words == [] and columns.doc_starts.tolist() == [0]
     assert columns.holding(np.empty(0, np.int64), ["a"]).tolist() == []
+
+
+def _same(first: WordColumns, second: WordColumns) -> bool:
+    return first.words == second.words and all(
+        np.array_equal(getattr(first, name), getattr(second, name)) and getattr(first, name).dtype == getattr(second, name).dtype
+        for name in ("doc_starts", "known", "tokens", "lengths", "starts", "columns"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.lists(st.integers(0, 6), max_size=4))
+def test_words_numbered_piece_by_piece_are_numbered_as_in_one_pass(spec, cuts):
+    docs = [_doc(sentences, known) for sentences, known in spec]
+    bounds = [0, *sorted(min(cut, len(docs)) for cut in cuts), len(docs)]
+    pieces = [PieceWords.of(docs[low:high]) for low, high in zip(bounds, bounds[1:])]
+    assert _same(WordColumns.of(docs, pieces), WordColumns.of(docs))
+
+
+def test_real_lines_numbered_by_pieces_read_back():
+    docs = [_doc([line for line in GPL_LINES[i : i + 10] if line]) for i in range(0, 200, 10)]
+    pieces = [PieceWords.of(docs[i : i + 3]) for i in range(0, len(docs), 3)]
+    assert _same(WordColumns.of(docs, pieces), WordColumns.of(docs))
+
+
+def test_pieces_that_are_not_the_documents_words_are_refused():
+    docs = [_doc([line for line in GPL_LINES[i : i + 10] if line]) for i in range(0, 40, 10)]
+    with pytest.raises(ValueError, match="not those of the documents"):
+        WordColumns.of(docs, [PieceWords.of(docs[:2])])

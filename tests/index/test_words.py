@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.words import WORD_JACCARD, WordSets, plain_word_pairs, prefix_words, word_jaccard
+from partialdup.index.words import (
+    WORD_JACCARD, WordNumbering, WordSets, plain_word_pairs, prefix_words, word_jaccard, word_numbers,
+)
 
 from tests.paths import SAMPLES
 
@@ -158,3 +160,17 @@ def test_real_lines_numbered_pair_as_their_words_do():
     numbers = np.array([column[w] for line in lines for w in line], np.int32)
     numbered = list(WordSets.of_columns(lengths, numbers, vocabulary, WORD_JACCARD, max_postings=20).pairs())
     assert numbered and numbered == list(WordSets(lines, None, WORD_JACCARD, max_postings=20).pairs())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from("ab cd ef gh ij".split()), max_size=6), max_size=8), st.lists(st.sampled_from(["cd", "xy"]), unique=True))
+def test_word_numbers_number_new_words_on_in_order_of_first_occurrence(sentences, held):
+    # The plain reference: every word looked up in a dict numbered on as it goes.
+    plain = {word: number for number, word in enumerate(held)}
+    for word in (word for sentence in sentences for word in sentence):
+        plain.setdefault(word, len(plain))
+    columns = WordNumbering((word, number) for number, word in enumerate(held))
+    lengths, numbers = word_numbers(sentences, columns)
+    assert dict(columns) == plain and list(columns) == list(plain)
+    assert lengths.tolist() == [len(sentence) for sentence in sentences]
+    assert numbers.dtype == np.int32 and numbers.tolist() == [plain[word] for sentence in sentences for word in sentence]

@@ -314,6 +314,26 @@ def test_features_fork_helpers_only_for_work_sent_apart(detector, sources):
     assert engine.apart([(_pid_of, (2,))])[0]()[0] != os.getpid()
 
 
+def test_detects_features_come_with_their_words_numbered_by_piece_once(detector, sources, suspicious):
+    from partialdup.index.word_columns import WordColumns
+
+    documents = [*sources, *suspicious]
+    engine = _workers()
+    docs = list(engine.features(detector, documents, apart=True))
+    pieces = engine.numbered_words(docs)
+    assert pieces is not None and len(pieces) > 1
+    made, plain = WordColumns.of(docs, pieces), WordColumns.of(docs)
+    assert made.words == plain.words and made.columns.tolist() == plain.columns.tolist()
+    assert engine.numbered_words(docs) is None  # asked once: the pieces are gone
+    # Other documents than those made (one passed through, as it came) get none.
+    docs = list(engine.features(detector, [docs[0], *documents[1:]], apart=True))
+    assert engine.numbered_words(docs) is None
+    docs = list(engine.features(detector, documents, apart=True))
+    assert engine.numbered_words(docs[::-1]) is None
+    list(engine.features(detector, documents))  # not detect's: no numbering
+    assert engine.numbered_words(docs) is None and LocalEngine(1).numbered_words(docs) is None
+
+
 def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources, suspicious):
     documents = [*sources, *suspicious]
     engine = _workers()
