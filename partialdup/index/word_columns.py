@@ -28,6 +28,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from partialdup.core.arrays import ranges, sorted_isin, sorted_unique
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.words import WordNumbering, word_numbers
 
@@ -107,18 +108,32 @@ class WordColumns:
         documents = self.documents(numbers)
         return list(zip(documents.tolist(), (numbers - self.doc_starts[documents]).tolist()))
 
-    def holding(self, numbers: np.ndarray, words: Iterable[str]) -> np.ndarray:
+    def holding_pairs(self, numbers: np.ndarray, pairs: Iterable[tuple[str, str]]) -> np.ndarray:
         """The positions in ``numbers`` (sentence numbers) of the sentences
-        holding one of ``words``, in order."""
-        wanted = np.fromiter((self.column_of[word] for word in words if word in self.column_of), np.int64)
+        holding both words of one of ``pairs`` (a word paired with itself:
+        holding it), in order: every word of such a sentence met with each
+        first word it holds, on arrays."""
+        column_of, width = self.column_of, max(len(self.words), 1)
+        wanted = [(column_of[a], column_of[b]) for a, b in pairs if a in column_of and b in column_of]
+        codes = sorted_unique(np.array([a * width + b for a, b in wanted], np.int64))
+        firsts = sorted_unique(np.array([a for a, _ in wanted], np.int64))
         lengths, columns = self.rows_columns(numbers)
+        starts = np.cumsum(lengths) - lengths
         rows = np.repeat(np.arange(len(numbers), dtype=np.int64), lengths)
-        return np.unique(rows[np.isin(columns, wanted)])
+        marked = np.zeros(width, bool)
+        marked[firsts] = True
+        first = marked[columns]
+        first_rows, first_columns = rows[first], columns[first].astype(np.int64)
+        # Each first word met with every word of its sentence.
+        met, offset = ranges(lengths[first_rows])
+        words = columns[starts[first_rows][met] + offset]
+        held = sorted_isin(first_columns[met] * width + words, codes, among_sorted=True)
+        return sorted_unique(first_rows[met][held])
 
     def words_of(self, number: int) -> tuple[str, ...]:
         """The words of sentence ``number`` (the plain reference)."""
         start = int(self.starts[number])
-        return tuple(self.words[column] for column in self.columns[start : start + int(self.lengths[number])].tolist())
+        return tuple(map(self.words.__getitem__, self.columns[start : start + int(self.lengths[number])].tolist()))
 
     def rows_columns(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The word counts of sentences ``rows`` and their words' columns, in

@@ -38,7 +38,10 @@ from partialdup.core.arrays import mix64, overlap_bound, popcount
 if TYPE_CHECKING:
     from scipy import sparse
 
-__all__ = ["WORD_JACCARD", "WORD_POSTINGS", "WordSets", "plain_word_pairs", "prefix_words", "WordNumbering", "word_jaccard", "word_numbers"]
+__all__ = [
+    "WORD_JACCARD", "WORD_POSTINGS", "WordNumbering", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard",
+    "word_numbers",
+]
 
 #: Least Jaccard of two sentences' word sets for a candidate pair: one word
 #: in five replaced leaves two sets of ten words at 8 / 12 = 0.67, one in

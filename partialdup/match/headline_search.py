@@ -36,7 +36,7 @@ def candidate_pairs(
     short_docs: Sequence[int] | None = None,
     long_docs: Sequence[int] | None = None,
     counts: Mapping[str, int] | None = None,
-    holding: Callable[[frozenset[str]], Iterable[int]] | None = None,
+    holding: Callable[[list[tuple[str, str]]], Iterable[int]] | None = None,
 ) -> list[tuple[int, int]]:
     """(short row, long row) of the pairs where the short sentence's title
     (:func:`title_words`) holds :data:`MIN_TOKENS` to :data:`MAX_TOKENS`
@@ -62,10 +62,11 @@ def candidate_pairs(
             pairs of the rows of ``longs``, are then those of the whole
             collection (:mod:`partialdup.store` hands a part of it). None:
             ``longs`` is the whole collection.
-        holding: The long rows holding one of some words, in order: the
-            only rows then read from ``longs`` (a search that holds the
-            words as numbers finds them at once, see
-            :mod:`partialdup.index.word_columns`). None: every row is read.
+        holding: The long rows holding both words of one of some pairs of
+            words (the titles' two key words), in order: the only rows then
+            read from ``longs`` (a search that holds the words as numbers
+            finds them at once, see :mod:`partialdup.index.word_columns`).
+            None: every row is read.
     """
     # Identical titles (a man page's colophon line in every page) are
     # looked up once, as one group of rows.
@@ -84,7 +85,8 @@ def candidate_pairs(
     keys = frozenset(by_key)
     looked_up: dict[tuple[str, ...], _Title] = {}
     found = []
-    for long_row in range(len(longs)) if holding is None else holding(keys):
+    key_pairs = [(rarest, second) for rarest, by_second in by_key.items() for second in by_second]
+    for long_row in range(len(longs)) if holding is None else holding(key_pairs):
         words = longs[long_row]
         hit = keys.intersection(words) if len(words) > MIN_TOKENS else None
         if not hit:
@@ -141,7 +143,7 @@ def headline_candidate_numbers(
     pairs = candidate_pairs(
         titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
         long_docs=columns.documents(long_numbers).tolist(), counts=counts,
-        holding=lambda words: columns.holding(long_numbers, words).tolist(),
+        holding=lambda pairs: columns.holding_pairs(long_numbers, pairs).tolist(),
     )
     return [(row, int(long_numbers[long_row])) for row, long_row in pairs]
 

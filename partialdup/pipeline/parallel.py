@@ -273,6 +273,7 @@ class LocalEngine:
         """The features of each document, in order, yielded as they come;
         ``apart``: the helpers of :meth:`apart` are forked with the workers
         (else none is: ``check`` and the store send no work apart)."""
+        self._numbered = None  # a previous run's, never asked for
         docs = list(documents)
         pending = [d for d in docs if not isinstance(d, DocumentFeatures)]
         chars = sum(len(d.text or "") for d in pending)

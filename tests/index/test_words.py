@@ -31,6 +31,7 @@ def test_a_collection_against_itself_gives_each_pair_once(sentences, threshold):
     assert all(query > key for query, key, _ in found)
 
 
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(words, max_size=14), st.integers(1, 4))
 def test_capped_postings_only_leave_pairs_out(sentences, cap):
@@ -163,7 +164,10 @@ def test_real_lines_numbered_pair_as_their_words_do():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.sampled_from("ab cd ef gh ij".split()), max_size=6), max_size=8), st.lists(st.sampled_from(["cd", "xy"]), unique=True))
+@given(
+    st.lists(st.lists(st.sampled_from("ab cd ef gh ij".split()), max_size=6), max_size=8),
+    st.lists(st.sampled_from(["cd", "xy"]), unique=True),
+)
 def test_word_numbers_number_new_words_on_in_order_of_first_occurrence(sentences, held):
     # The plain reference: every word looked up in a dict numbered on as it goes.
     plain = {word: number for number, word in enumerate(held)}

@@ -6,10 +6,14 @@ in goldenset/LICENSES and samples/LICENSE.md), some put inside others.
 
 from collections import Counter
 from itertools import chain
+from types import SimpleNamespace
 
+import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from partialdup.match.headline_search import KEY_POSTINGS, candidate_pairs, plain_candidate_pairs
+from partialdup.index.word_columns import WordColumns
+from partialdup.match.embedded import MIN_TOKENS
+from partialdup.match.headline_search import KEY_POSTINGS, candidate_pairs, headline_candidate_numbers, plain_candidate_pairs
 from partialdup.text.sentences import SentenceSplitter
 
 from tests.paths import REPO, SAMPLES
@@ -79,3 +83,24 @@ def test_a_part_of_the_long_sentences_with_the_collections_counts_pairs_as_the_w
     counts = Counter(chain.from_iterable(longs))
     found = candidate_pairs(shorts, [longs[i] for i in part], counts=counts)
     assert found == [(row, part.index(long)) for row, long in whole if long in part]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_search_on_words_numbered_finds_the_pairs_of_the_words(tokenizer, data):
+    # The run's sentences as documents (words numbered: WordColumns): the
+    # rows holding a title's two key words are found on the arrays.
+    shorts, longs = _planted(tokenizer, data, 10)
+    sentences = [*shorts, *longs]
+    where = data.draw(st.lists(st.integers(0, 3), min_size=len(sentences), max_size=len(sentences)))
+    docs = [[s for s, d in zip(sentences, where) if d == doc] for doc in range(4)]
+    columns = WordColumns.of([SimpleNamespace(sentences=doc, tokens=tuple(map(len, doc)), words=tuple(doc)) for doc in docs])
+    numbers = [columns.sentence(d, i) for d, doc in enumerate(docs) for i in range(len(doc))]
+    words = [columns.words_of(number) for number in numbers]
+    titles = data.draw(st.lists(st.sampled_from(numbers), max_size=6))
+    long_numbers = [number for number, ws in zip(numbers, words) if len(ws) > MIN_TOKENS]
+    title_docs, long_docs = (columns.documents(np.array(n, np.int64)).tolist() for n in (titles, long_numbers))
+    title_words = [columns.words_of(n) for n in titles]
+    expected = candidate_pairs(title_words, [columns.words_of(n) for n in long_numbers], short_docs=title_docs, long_docs=long_docs)
+    found = headline_candidate_numbers(columns, title_words, title_docs)
+    assert found == [(row, long_numbers[long]) for row, long in expected]
