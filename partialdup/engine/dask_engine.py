@@ -138,7 +138,7 @@ def _unpacked(plugin: str, sent: dict[int, tuple[str, tuple]]) -> dict[int, Docu
 
 def _features_task(plugin: str, documents: Sequence[Document | TokenizedDocument]) -> list[tuple]:
     detector = _detector(plugin)
-    return [pack_features(detector.features(document)) for document in documents]
+    return [pack_features(features) for features in detector.features_many(documents)]
 
 
 def _pairs_task(

@@ -97,9 +97,23 @@ class Detector(LookupStage, SpanStage):
 
     def tokenize(self, document: Document) -> TokenizedDocument:
         """Sentences and their normalised tokens (method-independent; cacheable)."""
+        return self.tokenize_many([document])[0]
+
+    def tokenize_many(self, documents: Sequence[Document]) -> list[TokenizedDocument]:
+        """:meth:`tokenize` of each document, their sentences' words made
+        together (:meth:`~partialdup.text.tokens.Tokenizer.sentence_words_many`:
+        one segmenter call and one conversion of new words for all)."""
+        split = [self.splitter.split(document.text) for document in documents]
+        words = self.tokenizer.sentence_words_many(
+            (document.text, [(s.start, s.end) for s in sentences]) for document, sentences in zip(documents, split))
+        return [self._tokenized(document, sentences, tuple(tokens))
+                for document, sentences, tokens in zip(documents, split, words)]
+
+    def _tokenized(
+        self, document: Document, sentences: tuple[Sentence, ...], tokens: tuple[tuple[str, ...], ...]
+    ) -> TokenizedDocument:
+        # A document's sentences and words, with its rejoined sentences and quotations.
         text = document.text
-        sentences = self.splitter.split(text)
-        tokens = tuple(self.tokenizer.sentence_words(text, [(s.start, s.end) for s in sentences]))
         joins = tuple(
             (i, self._joined_words(text, sentences[i], sentences[i + 1], tokens[i] + tokens[i + 1]))
             for i in (rejoinable(text, sentences) if self.config.rejoin else ())
@@ -173,6 +187,13 @@ class Detector(LookupStage, SpanStage):
         if isinstance(document, Document):
             document = self.tokenize(document)
         return self.fingerprint(document)
+
+    def features_many(self, documents: Sequence[Document | TokenizedDocument | DocumentFeatures]) -> list[DocumentFeatures]:
+        """:meth:`features` of each document, in order, the plain documents
+        tokenized together (:meth:`tokenize_many`): a worker's piece of work."""
+        plain = [document for document in documents if isinstance(document, Document)]
+        tokenized = iter(self.tokenize_many(plain))
+        return [self.features(next(tokenized) if isinstance(document, Document) else document) for document in documents]
 
     def features_of(
         self, documents: Iterable[AnyDocument], *, engine: Engine | None = None, for_detect: bool = False,

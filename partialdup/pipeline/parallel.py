@@ -229,6 +229,11 @@ class OrderedFeatures:
         return self._items
 
 
+#: Documents tokenized together in one process (``--jobs 1``, or a run too
+#: small for workers): their sentences' words made in one call
+#: (:meth:`~partialdup.pipeline.detector.Detector.features_many`).
+_DOCUMENTS_TOGETHER = 64
+
 #: Helper processes forked with the features for the work sent apart later
 #: (:meth:`LocalEngine.apart`): ``detect`` sends two searches, the word sets
 #: and the headline candidates, which run side by side.
@@ -279,7 +284,9 @@ class LocalEngine:
         chars = sum(len(d.text or "") for d in pending)
         workers = min(self.workers, len(pending), chars // max(self.min_chars, 1))
         if workers <= 1:
-            return OrderedFeatures(len(docs), (detector.features(d) for d in docs))
+            # In pieces (their words made together), yielded one by one.
+            pieces = map(detector.features_many, _batches(iter(docs), _DOCUMENTS_TOGETHER))
+            return OrderedFeatures(len(docs), itertools.chain.from_iterable(pieces))
         return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart))
 
     def _features(
@@ -310,13 +317,13 @@ class LocalEngine:
         made: dict[int, tuple[list[DocumentFeatures], PieceWords]] = {}
 
         def here(k: int) -> list[DocumentFeatures]:
-            features = list(map(detector.features, chunks[k]))
+            features = detector.features_many(chunks[k])
             if apart:
                 made[k] = (features, PieceWords.of(features))
             return features
 
         def there(k: int) -> Any:
-            features = list(map(detector.features, chunks[k]))
+            features = detector.features_many(chunks[k])
             packed = [pack_features(item) for item in features]
             return (packed, PieceWords.of(features)) if apart else packed
 

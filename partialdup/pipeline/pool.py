@@ -102,7 +102,7 @@ def _worker_detector() -> Detector:
 
 def features_chunk(documents: Sequence[Document | TokenizedDocument], detector: Detector | None = None) -> list[tuple]:
     detector = detector or _worker_detector()
-    return [pack_features(detector.features(document)) for document in documents]
+    return [pack_features(features) for features in detector.features_many(documents)]
 
 
 def pair_chunk(jobs: Sequence[PairJob]) -> list[PairSpans]:

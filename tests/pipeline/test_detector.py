@@ -434,3 +434,19 @@ def test_bags_of_repeated_words_are_made_once_and_equal_fresh_ones(detector, sou
     # A document met again takes the bags made the first time (the same objects).
     first, again = made[0], made[len(sources)]
     assert all(a is b for a, b in zip(first.bags, again.bags))
+
+
+def test_documents_made_together_have_the_features_each_has_alone(detector, sources, suspicious):
+    # features_many tokenizes its plain documents together (one segmenter
+    # call and one conversion of new words): the same features as one at a
+    # time, in order, whatever else the list holds (documents already
+    # tokenized or with their features pass through their own stages).
+    documents = [*sources[:6], *suspicious[:6], sources[0]]
+    detector.tokenizer.clear_cache()
+    alone = [detector.features(document) for document in documents]
+    detector.tokenizer.clear_cache()
+    assert detector.features_many(documents) == alone
+    mixed = [alone[0], detector.tokenize(documents[1]), *documents[2:]]
+    detector.tokenizer.clear_cache()
+    assert detector.features_many(mixed) == alone and detector.features_many([]) == []
+    assert detector.tokenize_many(documents[:3]) == [detector.tokenize(document) for document in documents[:3]]

@@ -167,6 +167,29 @@ def test_the_words_of_real_documents_at_once_are_the_words_of_each(tokenizer):
         assert tokenizer.sentence_words(text, spans) == [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans], path.name
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet, max_size=60), max_size=5), st.data())
+def test_the_words_of_many_documents_at_once_are_the_words_of_each(tokenizer, texts, data):
+    # sentence_words_many (every document's Han runs segmented, and their new
+    # words converted, in one call) against words (the plain reference); a
+    # document twice, so that sentences repeat across documents.
+    documents = [(text, _spans(data, text)) for text in [*texts, *texts[:1]]]
+    tokenizer.clear_cache()
+    got = tokenizer.sentence_words_many(documents)
+    assert got == [[tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans] for text, spans in documents]
+
+
+def test_the_words_of_real_documents_together_are_the_words_of_each(tokenizer):
+    splitter = SentenceSplitter()
+    texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.glob("*.txt"))]
+    documents = [(text, [(s.start, s.end) for s in splitter.split(text)]) for text in texts]
+    tokenizer.clear_cache()
+    together = tokenizer.sentence_words_many(documents)
+    tokenizer.clear_cache()
+    assert together == [tokenizer.sentence_words(text, spans) for text, spans in documents]
+    assert any(is_han(char) for text in texts for char in text) and any(text.isascii() for text in texts)
+
+
 def test_the_memos_are_counted_and_forgotten_without_changing_a_word(tokenizer):
     text = "今天天气很好，我们去公园散步吧。 The quick brown fox."
     tokenizer.clear_cache()
