@@ -323,9 +323,10 @@ class LocalEngine:
             return features
 
         def there(k: int) -> Any:
+            if not apart:
+                return features_chunk(chunks[k], detector)
             features = detector.features_many(chunks[k])
-            packed = [pack_features(item) for item in features]
-            return (packed, PieceWords.of(features)) if apart else packed
+            return list(map(pack_features, features)), PieceWords.of(features)
 
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
