@@ -6,7 +6,7 @@ characters dropped and combining marks composed (see
 :mod:`partialdup.text.normalise`). Every normalised character knows the
 original character it came from, so every :class:`~partialdup.core.types.Token`
 maps back to the original text. Chinese words then get one form for Taiwan
-and mainland usage (see ``Tokenizer._common_word``); jieba is taught the
+and mainland usage (see :mod:`partialdup.text.common_forms`); jieba is taught the
 Taiwan words it lacks (``data/taiwan_words.tsv``) so that it keeps them whole. (Per-character conversion also makes the
 Traditional/Simplified mapping a plain function of the character, which is
 what matching needs: both sides of a copy are converted the same way.)
@@ -33,6 +33,7 @@ from partialdup.core.chars import HAN_CLASS as _HAN
 from partialdup.core.chars import is_han
 from partialdup.core.config import Config
 from partialdup.core.types import Token
+from partialdup.text import common_forms
 from partialdup.text.normalise import Normaliser, normalise_char
 from partialdup.text.segmenters import Segmenter, jieba_cache_dir, make_segmenter
 from partialdup.text.token_patterns import GROUPED_PATTERN as _GROUPED_PATTERN
@@ -57,9 +58,6 @@ _SEGMENT_CACHE = 100_000
 #: 15 MB at most.
 _SENTENCE_CACHE = 50_000
 
-#: What joins the words converted in one OpenCC call (see Tokenizer._common_forms).
-_LINE = "\n"
-
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
@@ -67,12 +65,6 @@ _V = TypeVar("_V")
 #: common form, and, in the full and search modes, where each word starts
 #: (``()`` in accurate mode, where the words follow each other).
 _Segmented = tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]
-
-
-def _converter(config: str):  # type: ignore[no-untyped-def]
-    import opencc  # imported here: the converter is built once per Tokenizer
-
-    return opencc.OpenCC(config)
 
 
 def _compact(run: str) -> str:
@@ -116,7 +108,7 @@ class Tokenizer:
         self._segmenter: Segmenter = make_segmenter(
             segmenter, dictionary=jieba_dictionary, extra_words=_extra_words(taiwan_words), mode=jieba_mode
         )
-        self._converter = _converter("t2s")
+        self._converter = common_forms.opencc_converter("t2s")
         # The reference patterns, and the same on the ``re`` engine for text
         # within the BMP (see :func:`~partialdup.text.token_patterns.bmp_patterns`).
         self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
@@ -126,11 +118,8 @@ class Tokenizer:
         # ``re`` the faster): text without one has only words.
         self._han = re.compile(f"[{_HAN}]")
         self._normalise = Normaliser(self._converter)
-        # The converters of word forms (see _common_word; a tenth of a second
-        # to load) are made when first needed: text without Han characters
-        # never needs them.
-        self._common_converters: tuple[Any, Any] | None = None
-        self._words_cache: dict[str, str] = {}
+        # Each Chinese word's one form for Taiwan and mainland usage.
+        self._common = common_forms.CommonForms()
         # Han run -> (its words, their common forms, their starts in the run
         # when they overlap, else ()): see _segmented.
         self._segments: dict[str, _Segmented] = {}
@@ -190,7 +179,7 @@ class Tokenizer:
     def match_form(self, word: str) -> str:
         """The form a single word takes for matching (used to key IDF tables)."""
         normalised, _ = self.normalise(word)
-        return self._common_word(normalised) if normalised and is_han(normalised[0]) else normalised
+        return self._common.of(normalised) if normalised and is_han(normalised[0]) else normalised
 
     def words(self, text: str, start: int = 0, end: int | None = None) -> list[str]:
         """The token strings of ``text[start:end]``, as :meth:`tokenize` gives them.
@@ -363,7 +352,7 @@ class Tokenizer:
 
     def _segmented(self, runs: list[str]) -> Iterator[_Segmented]:
         """The lengths of the words of each Han run (compacted), their common forms
-        (:meth:`_common_word`), in order, and, in the full and search modes,
+        (:meth:`~partialdup.text.common_forms.CommonForms.of`), in order, and, in the full and search modes,
         where each word starts in the run (else ``()``: they follow each other).
 
         The runs not seen before go to the segmenter in one call (per-run
@@ -387,7 +376,7 @@ class Tokenizer:
             cuts, starts = [words for words, _ in located], [where for _, where in located]
         else:
             cuts, starts = self._segmenter.segment(missing), repeat(())
-        common = self._common_words(dict.fromkeys(chain.from_iterable(cuts))).__getitem__
+        common = self._common.of_all(dict.fromkeys(chain.from_iterable(cuts))).__getitem__
         # Built by C loops (zip, map, dict) but for two tuples per run. The
         # remembered runs keep their words' lengths, not the words: the
         # segmenter makes each word anew, and one string per occurrence was
@@ -399,62 +388,15 @@ class Tokenizer:
         self._segments = _remembered(known, fresh, _SEGMENT_CACHE)
         return found
 
-    def _common_words(self, words: Iterable[str]) -> dict[str, str]:
-        """The common form (:meth:`_common_word`) of each word, remembered."""
-        cache = self._words_cache
-        new = list(filterfalse(cache.__contains__, words))
-        if new:
-            cache.update(zip(new, self._common_forms(new)))
-        return cache
-
-    def _common_forms(self, words: Sequence[str]) -> list[str]:
-        """:meth:`_common_word` of each word, with two OpenCC calls for all:
-        the words joined by line breaks (a call costs more than converting a
-        word; a third of the Chinese bench corpus's tokenization went to them).
-
-        The same forms as one call per word: OpenCC cuts its input into the
-        longest phrases of its dictionaries from left to right, and no phrase
-        holds a line break (the dictionaries are lines of text), so every
-        line break is a piece of its own, converted to itself, and the pieces
-        between are those of each word alone. A property test checks it.
-        """
-        joined = _LINE.join(words)
-        if joined.count(_LINE) != len(words) - 1:  # a word holding a line break: never expected
-            return [self._convert_common(word) for word in words]
-        forms = self._convert_common(joined).split(_LINE)
-        if len(forms) != len(words):  # never expected (see above): then one word at a time
-            return [self._convert_common(word) for word in words]
-        return forms
-
-    def _convert_common(self, text: str) -> str:
-        to_taiwan, to_mainland = self._common_converters or self._load_converters()
-        return to_mainland.convert(to_taiwan.convert(text))  # type: ignore[no-any-return]
-
-    def _load_converters(self) -> tuple[Any, Any]:
-        self._common_converters = (_converter("s2twp"), _converter("tw2sp"))
-        return self._common_converters
-
     def prepare(self, texts: Iterable[str]) -> None:
         """Load now what tokenizing ``texts`` will need (the segmenter's
         dictionary and the converters of Chinese word forms, when one holds a
         Han character): processes forked afterwards inherit them instead of
         each loading its own."""
-        loaded = self._common_converters is not None and self._segmenter.loaded
+        loaded = self._common.loaded and self._segmenter.loaded
         if not loaded and any(map(self._han.search, texts)):
-            if self._common_converters is None:
-                self._load_converters()
+            self._common.load()
             self._segmenter.load()
-
-    def _common_word(self, word: str) -> str:
-        # Taiwan and mainland usage differ in words, not only in characters
-        # (檔案/文件, 使用者/用户, 預設/默认). Converting each word to Taiwan
-        # phrasing and back (OpenCC s2twp, then tw2sp) gives both usages one
-        # form. It is done per token: a whole-text phrase conversion would
-        # change lengths and lose the offsets.
-        common = self._words_cache.get(word)
-        if common is None:
-            common = self._words_cache[word] = self._convert_common(word)
-        return common
 
 
 def _remembered(known: dict[_K, _V], fresh: dict[_K, _V], bound: int) -> dict[_K, _V]:

@@ -5,6 +5,7 @@ from hypothesis import given, settings, strategies as st
 from nltk.tokenize import RegexpTokenizer
 
 from partialdup.core.chars import is_han
+from partialdup.text import common_forms
 from partialdup.text import tokens as tokens_module
 from partialdup.text.sentences import SentenceSplitter
 from partialdup.text.token_patterns import GROUPED_PATTERN as _GROUPED_PATTERN
@@ -253,33 +254,10 @@ def test_the_words_are_those_of_the_reference_patterns(tokenizer, text, data):
     assert [tuple(tokenizer.words(text, lo, hi)) for lo, hi in spans] == expected
 
 
-_han_word = st.text(st.sampled_from(list("中文字乙漢轉換說话檔案使用者預設軟體網路記憶體資訊程式设置鼠标位元組")), min_size=1, max_size=5)
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(_han_word, max_size=12))
-def test_common_forms_in_one_call_are_those_of_each_word(tokenizer, words):
-    # Tokenizer._common_forms (the words joined by line breaks, two OpenCC
-    # calls) against the plain reference: the two conversions word by word.
-    assert tokenizer._common_forms(words) == [tokenizer._convert_common(word) for word in words]
-
-
-def test_common_forms_of_real_words_in_one_call_are_those_of_each_word(tokenizer):
-    # Every Taiwan word of the added dictionary (the words most changed by the
-    # conversions) and the words of the samples' Chinese text.
-    taiwan = [line.split("\t")[0] for line in tokens_module.DEFAULT_TAIWAN_WORDS.read_text(encoding="utf-8").splitlines()
-              if line and not line.startswith("#")]
-    samples = [word for path in sorted(SAMPLES.glob("*zh*.txt")) for word in tokenizer.words(path.read_text(encoding="utf-8"))
-               if is_han(word[0])]
-    words = list(dict.fromkeys([*taiwan, *samples]))
-    assert len(words) > 1000
-    assert tokenizer._common_forms(words) == [tokenizer._convert_common(word) for word in words]
-
-
 def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypatch):
     made = []
-    real = tokens_module._converter
-    monkeypatch.setattr(tokens_module, "_converter", lambda config: made.append(config) or real(config))
+    real = common_forms.opencc_converter
+    monkeypatch.setattr(common_forms, "opencc_converter", lambda config: made.append(config) or real(config))
     fresh = Tokenizer()
     assert made == ["t2s"]
     assert fresh.words("The cat sat on the mat.") == ["the", "cat", "sat", "on", "the", "mat"]
@@ -291,7 +269,7 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     assert fresh.words("使用者的檔案") == ["用户", "的", "文件"] and len(made) == 3  # loaded once
     # A tokenizer whose converters came first (a word converted) still loads its segmenter.
     other = Tokenizer()
-    other._common_word("檔案")
+    other.match_form("檔案")
     assert not other._segmenter.loaded
     other.prepare(["中文"])
     assert other._segmenter.loaded and len(made) == 6
