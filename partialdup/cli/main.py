@@ -383,6 +383,7 @@ def _run_detect(args: argparse.Namespace) -> int:
     # --engine, --jobs: the same output whichever; a cluster that cannot be
     # reached is reported before any input is read.
     with open_engine(detector.config) as engine:
+        engine.expect(detector)  # its helpers load the dictionaries while the inputs are read
         read = _read(args.paths, args.strict, args)
         progress = Progress.on_terminal(args.quiet)
         # What the run makes is freed by the process's exit (see main), not
@@ -401,6 +402,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from partialdup.engine import open_engine
 
     with open_engine(detector.config) as engine:  # --engine, --jobs: the same output whichever
+        engine.expect(detector)
         queries = _read(args.queries, args.strict, args)
         references = _read(args.against, args.strict, args)
         progress = Progress.on_terminal(args.quiet)

@@ -31,7 +31,11 @@ def open_engine(config: Config) -> Iterator[Engine]:
         ConfigError: Dask is not installed, or the scheduler cannot be reached.
     """
     if config.engine != "dask":
-        yield LocalEngine(config.jobs)
+        local = LocalEngine(config.jobs)
+        try:
+            yield local
+        finally:
+            local.close()
         return
     from partialdup.engine.dask_engine import DaskEngine
 

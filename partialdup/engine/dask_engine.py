@@ -277,6 +277,10 @@ class DaskEngine:
             self._plugins[recipe] = name
         return self._plugins[recipe]
 
+    def expect(self, detector: Detector) -> None:
+        """Nothing to start: the workers build their detector from the plugin
+        registered with the first features (:meth:`features`)."""
+
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order: tasks of a few documents
         each (``apart``: nothing to start, :meth:`apart` runs work here)."""

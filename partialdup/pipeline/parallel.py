@@ -21,7 +21,11 @@ On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
 helpers that inherit its detector (its segmenter already loaded), the
 documents and the work list, and it takes pieces of the work itself
 (:mod:`partialdup.pipeline.shared_work`); only the helpers' results are
-pickled, features packed (:mod:`partialdup.pipeline.packing`). Elsewhere
+pickled, features packed (:mod:`partialdup.pipeline.packing`). The command
+line tells the engine its detector before it reads the documents
+(:meth:`LocalEngine.expect`): the feature helpers are forked then, load
+the segmenter themselves while the documents are read, and are sent the
+documents. Elsewhere
 (spawn) a pool of ``jobs`` workers builds its detectors from a
 :class:`~partialdup.pipeline.pool.DetectorRecipe`, loading jieba once per
 worker, and is sent the work (``Pool.imap``): what a worker holds and runs
@@ -46,15 +50,18 @@ import itertools
 import multiprocessing
 import os
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
+from partialdup.pipeline.engine_protocol import AnyDocument, Engine, OrderedFeatures
 from partialdup.pipeline.packing import pack_features, unpack_features
-from partialdup.pipeline.pool import WorkerPool, features_chunk, judge_chunk, pair_chunk, process_context
+from partialdup.pipeline.pool import (
+    WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context,
+)
 from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, LaterPieces, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart, inline_pieces
 from partialdup.pipeline.tail import PairJob, PairSpans
@@ -109,74 +116,11 @@ _RECORDS_PER_CHUNK = 16_384
 #: 566 documents held 2.5 of the 5.7 million characters.)
 _CHUNKS_PER_WORKER = 16
 
-#: A document at any stage the detector takes it from.
-AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
 
 
 def worker_count(jobs: int) -> int:
     """Worker processes for ``jobs`` (``Config.jobs``): 0 means one per core."""
     return jobs if jobs > 0 else max(os.cpu_count() or 1, 1)
-
-
-class Engine(Protocol):
-    """Where the costly stages run: this machine (:class:`LocalEngine`) or a
-    cluster (:mod:`partialdup.engine`)."""
-
-    #: Runs the look-ups' candidate products (see :mod:`partialdup.index.partitioned`); None: the calling process.
-    candidate_product: CandidateProduct | None
-
-    def features(
-        self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False,
-    ) -> Iterable[DocumentFeatures]:
-        """The features of each document, in the documents' order (sized,
-        when the engine can tell, for a progress bar). ``apart``: work will
-        be sent :meth:`apart` once they are made (``detect``'s side
-        searches): an engine that runs it in processes of its own may start
-        them now, while the caller's heap is small."""
-        ...
-
-    def pair_spans(
-        self, detector: Detector, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
-        jobs: Sequence[PairJob],
-    ) -> Sequence[PairSpans]:
-        """:meth:`~partialdup.pipeline.tail.SpanStage.pair_spans` of each job, in the jobs' order."""
-        ...
-
-    def judged(
-        self, detector: Detector, judge: Judge, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
-        records: Iterable[Any],
-    ) -> Iterable[Any]:
-        """The judge's results over every record, in the records' order (see
-        :mod:`partialdup.pipeline.sidework`)."""
-        ...
-
-    def pieces_soon(
-        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
-    ) -> Callable[[], list[R]]:
-        """Pieces ``0 .. count - 1`` of a work known before the caller needs
-        it, started now where the engine can (``there(detector, data, k)``
-        elsewhere, ``here(k)`` in the caller; the same results); the
-        returned callable gives them, in order. ``weight``: the records
-        the work judges (small work is not worth a process)."""
-        ...
-
-    def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
-        """Runs ``work`` (over ``weight`` sentences) beside the caller, or
-        not: the returned callable gives its result."""
-        ...
-
-    def numbered_words(self, docs: Sequence[DocumentFeatures]) -> Sequence[PieceWords] | None:
-        """The words of ``docs`` numbered piece by piece where their features
-        were made (:class:`~partialdup.index.word_columns.PieceWords`), when
-        ``docs`` are the features the engine last made with ``apart``, in
-        order; else None (asked once: the pieces go)."""
-        ...
-
-    def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
-        """Runs each work (a module-level function and its picklable
-        arguments) in a process that holds little of the caller's memory, or
-        here when its result is asked for (see :data:`~partialdup.pipeline.sidework.Apart`)."""
-        ...
 
 
 def _merged(docs: list[AnyDocument], computed: Iterator[DocumentFeatures]) -> Iterator[DocumentFeatures]:
@@ -212,21 +156,6 @@ def _plain(a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures
     # from its database when first used) stay in this process: a database
     # connection must not cross a fork.
     return all(type(doc) is DocumentFeatures for doc in itertools.chain(a_docs, b_docs))
-
-
-class OrderedFeatures:
-    """The features of each document, computed as they are read (sized, so
-    that a progress bar knows the total)."""
-
-    def __init__(self, count: int, items: Iterator[DocumentFeatures]) -> None:
-        self._count = count
-        self._items = items
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __iter__(self) -> Iterator[DocumentFeatures]:
-        return self._items
 
 
 #: Documents tokenized together in one process (``--jobs 1``, or a run too
@@ -273,6 +202,25 @@ class LocalEngine:
         self._sent: list[HelperProcess] = []  # those sent work apart
         # detect's features as made and their words numbered by piece (numbered_words()).
         self._numbered: tuple[list[DocumentFeatures], list[PieceWords]] | None = None
+        # The feature helpers forked before the documents are read (expect()).
+        self._early: LaterPieces[Any] | None = None
+
+    def expect(self, detector: Detector) -> None:
+        """Forks now the ``jobs - 1`` helpers that will make ``detector``'s
+        next features with the calling process (on Linux, with more than one
+        job): they load the tokenizer's dictionaries while the caller reads
+        the documents, which it then sends them, where helpers forked with
+        the documents would have waited for the caller to load the
+        dictionaries first (0.2 to 0.3 s). A run too small for them ends them."""
+        context = process_context()
+        if self.workers > 1 and self._early is None and context.get_start_method() == "fork":
+            self._early = LaterPieces(context, self.workers - 1, detector, prepare=load_tokenizer)
+
+    def close(self) -> None:
+        """Ends the helpers forked for features never asked for (:meth:`expect`)."""
+        early, self._early = self._early, None
+        if early is not None:
+            early.close()
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come;
@@ -283,15 +231,19 @@ class LocalEngine:
         pending = [d for d in docs if not isinstance(d, DocumentFeatures)]
         chars = sum(len(d.text or "") for d in pending)
         workers = min(self.workers, len(pending), chars // max(self.min_chars, 1))
+        early, self._early = self._early, None
+        if early is not None and (workers < self.workers or early.inherited is not detector):
+            early.close()  # too little work for them, or another detector's
+            early = None
         if workers <= 1:
             # In pieces (their words made together), yielded one by one.
             pieces = map(detector.features_many, _batches(iter(docs), _DOCUMENTS_TOGETHER))
             return OrderedFeatures(len(docs), itertools.chain.from_iterable(pieces))
-        return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart))
+        return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart, early))
 
     def _features(
         self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int,
-        apart: bool,
+        apart: bool, early: LaterPieces[Any] | None,
     ) -> Iterator[DocumentFeatures]:
         context = process_context()
         chunks = _chunks(pending, [len(d.text or "") + 1 for d in pending], workers)
@@ -301,6 +253,7 @@ class LocalEngine:
             return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
 
         if context.get_start_method() != "fork":
+            assert early is None, "helpers are forked only where processes are"
             with WorkerPool(context, workers, detector, (), ()) as pool:
                 computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
                 yield from _merged(docs, itertools.chain.from_iterable(computed))
@@ -310,7 +263,9 @@ class LocalEngine:
             # pieces_soon()) are forked now, before the features fill the heap.
             self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
             self._later = LaterPieces(context, self.workers - 1, detector)
-        # The helpers inherit what the tokenizer loads on first use.
+        if early is not None:  # forked before the documents were read: sent them
+            early.start(len(chunks), features_piece, (chunks, apart))
+        # Helpers forked below inherit what the tokenizer loads on first use.
         detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
         # detect's (apart): each piece's words are numbered by whoever makes
         # it too (numbered_words()).
@@ -322,11 +277,6 @@ class LocalEngine:
                 made[k] = (features, PieceWords.of(features))
             return features
 
-        def there(k: int) -> Any:
-            if not apart:
-                return features_chunk(chunks[k], detector)
-            features = detector.features_many(chunks[k])
-            return list(map(pack_features, features)), PieceWords.of(features)
 
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
@@ -337,7 +287,12 @@ class LocalEngine:
 
         # The calling process computes pieces too (pipeline/shared_work.py).
         # The index built next needs SciPy: imported while the helpers compute.
-        pieces = shared_pieces(context, workers - 1, len(chunks), here, there, arrived, meanwhile=load_sparse)
+        if early is not None:
+            load_sparse()
+            pieces = early.results(here, arrived)
+        else:
+            there = partial(features_piece, detector, (chunks, apart))
+            pieces = shared_pieces(context, workers - 1, len(chunks), here, there, arrived, meanwhile=load_sparse)
         yield from _merged(docs, itertools.chain.from_iterable(pieces))
         if apart:
             ordered = [made[k] for k in range(len(chunks))]

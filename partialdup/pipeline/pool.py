@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
+from partialdup.index.word_columns import PieceWords
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features
 from partialdup.pipeline.shared_work import as_helper, frozen_heap
@@ -28,7 +29,10 @@ from partialdup.pipeline.tail import PairJob, PairSpans
 if TYPE_CHECKING:
     from partialdup.pipeline.detector import Detector
 
-__all__ = ["DetectorRecipe", "WorkerPool", "features_chunk", "judge_chunk", "pair_chunk", "process_context"]
+__all__ = [
+    "DetectorRecipe", "WorkerPool", "features_chunk", "features_piece", "judge_chunk", "load_tokenizer", "pair_chunk",
+    "process_context",
+]
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,23 @@ def _worker_detector() -> Detector:
 def features_chunk(documents: Sequence[Document | TokenizedDocument], detector: Detector | None = None) -> list[tuple]:
     detector = detector or _worker_detector()
     return [pack_features(features) for features in detector.features_many(documents)]
+
+
+def features_piece(detector: Detector, data: tuple[Sequence[Sequence[Document | TokenizedDocument]], bool], number: int) -> Any:
+    """Piece ``number`` of the features, made by a forked helper: the packed
+    features of ``chunks[number]`` (``data`` is ``(chunks, numbered)``), and
+    their words numbered (:class:`~partialdup.index.word_columns.PieceWords`) when ``numbered``."""
+    chunks, numbered = data
+    if not numbered:
+        return features_chunk(chunks[number], detector)
+    features = detector.features_many(chunks[number])
+    return [pack_features(doc) for doc in features], PieceWords.of(features)
+
+
+def load_tokenizer(detector: Detector) -> None:
+    """Loads ``detector``'s tokenizer's dictionaries (in a helper forked
+    before the documents are read: see :meth:`~partialdup.pipeline.parallel.LocalEngine.expect`)."""
+    detector.tokenizer.load()
 
 
 def pair_chunk(jobs: Sequence[PairJob]) -> list[PairSpans]:

@@ -110,9 +110,14 @@ class LaterPieces(Generic[R]):
         helpers: How many.
         inherited: What the work reads as the caller's own (the detector):
             inherited at the fork, never pickled.
+        prepare: Run in each helper on ``inherited`` as soon as it is
+            forked, while it waits for the work (loading what the work will
+            need, while the caller makes the work); a failure is left for
+            the work itself to meet and report.
     """
 
-    def __init__(self, context: Any, helpers: int, inherited: Any) -> None:
+    def __init__(self, context: Any, helpers: int, inherited: Any, prepare: Callable[[Any], object] | None = None) -> None:
+        self.inherited = inherited
         self._counter = context.Value("i", 0)
         self._results = context.Queue()
         self._count = 0
@@ -120,7 +125,7 @@ class LaterPieces(Generic[R]):
         self._processes = []
         for _ in range(helpers):
             reader, sender = context.Pipe(duplex=False)
-            args = (reader, os.getpid(), self._counter, self._results, inherited)
+            args = (reader, os.getpid(), self._counter, self._results, inherited, prepare)
             self._processes.append(context.Process(target=_serve_later, args=args, daemon=True))
             self._senders.append(sender)
         self._ending = weakref.finalize(self, _end_pieces, self._processes, self._results, True)
@@ -157,8 +162,15 @@ class LaterPieces(Generic[R]):
         self._ending()
 
 
-def _serve_later(reader: Any, parent: int, counter: Any, results: Any, inherited: Any) -> None:
+def _serve_later(
+    reader: Any, parent: int, counter: Any, results: Any, inherited: Any, prepare: Callable[[Any], object] | None,
+) -> None:
     as_helper()
+    if prepare is not None:
+        try:
+            prepare(inherited)
+        except Exception:  # noqa: BLE001, S110 - the work meets it again, and reports it
+            pass
     work = _work_sent(reader, parent)
     if work is None:
         return
@@ -187,12 +199,22 @@ def _end_pieces(processes: Sequence[Any], results: Any, terminate: bool) -> None
     results.close()
 
 
+#: The signals held across a fork (:func:`frozen_heap`) until the child has
+#: its own handlers (:func:`as_helper`).
+_HELD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
 def as_helper() -> None:
     """In a forked helper or worker: the calling process answers Ctrl-C and
     SIGTERM and ends its helpers, which must not run the handlers they
-    inherited."""
+    inherited. The signals held since the fork (:func:`frozen_heap`) come
+    now: a SIGTERM met before would have run the caller's handler in the
+    helper, or been lost (a helper ended right after it was forked then
+    waited for ever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
 
 
 @contextmanager
@@ -204,12 +226,18 @@ def frozen_heap() -> Iterator[None]:
     of megabytes); the parent's own collections see them again afterwards.
     The memory the parent freed is given back to the system first: a child
     forked late kept those pages too, and allocating into them copied them
-    (zh tail: 598 → 539–567 MB peak, docs/benchmark.md, session 24)."""
+    (zh tail: 598 → 539–567 MB peak, docs/benchmark.md, session 24).
+    Ctrl-C and SIGTERM are held meanwhile: a child gets them once it has
+    its own handlers (:func:`as_helper`); the caller gets them on the way out."""
     release_free_memory()
     gc.freeze()
+    masking = hasattr(signal, "pthread_sigmask")
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS) if masking else None
     try:
         yield
     finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         gc.unfreeze()
 
 

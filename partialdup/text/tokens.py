@@ -395,8 +395,14 @@ class Tokenizer:
         each loading its own."""
         loaded = self._common.loaded and self._segmenter.loaded
         if not loaded and any(map(self._han.search, texts)):
-            self._common.load()
-            self._segmenter.load()
+            self.load()
+
+    def load(self) -> None:
+        """Load the segmenter's dictionary and the converters of Chinese word
+        forms now, whatever the texts will be (:meth:`prepare` loads them
+        for texts that need them)."""
+        self._common.load()
+        self._segmenter.load()
 
 
 def _remembered(known: dict[_K, _V], fresh: dict[_K, _V], bound: int) -> dict[_K, _V]:

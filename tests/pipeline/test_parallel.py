@@ -314,6 +314,41 @@ def test_features_fork_helpers_only_for_work_sent_apart(detector, sources):
     assert engine.apart([(_pid_of, (2,))])[0]()[0] != os.getpid()
 
 
+def test_features_expected_are_made_with_helpers_forked_before_the_documents(detector, sources, suspicious, idf, tokenizer):
+    documents = [*sources, *suspicious]
+    alone = [detector.features(d) for d in documents]
+    engine = _workers()
+    engine.expect(detector)
+    (helper,) = engine._early._processes
+    assert list(engine.features(detector, documents)) == alone
+    helper.join(10)
+    assert helper.exitcode == 0 and engine._early is None  # they made this run's features, and ended
+    engine.expect(detector)  # detect's: the pieces' words numbered there too
+    docs = list(engine.features(detector, documents, apart=True))
+    assert docs == alone and engine.numbered_words(docs) is not None
+    # Another detector's features are not made by helpers forked with this one.
+    other = make_detector("low-idf-sig", idf, Config(jobs=1).changed({"low_idf_sig.antecedents": 1}), tokenizer=tokenizer)
+    engine.expect(detector)
+    theirs = list(engine.features(other, documents))
+    assert theirs == [other.features(d) for d in documents] != alone
+
+
+def test_helpers_expected_end_when_the_run_is_too_small_or_the_engine_closes(detector, sources):
+    engine = LocalEngine(2)  # the default limits: the slice's first document is too small for a helper
+    engine.expect(detector)
+    (helper,) = engine._early._processes
+    assert list(engine.features(detector, sources[:1])) == [detector.features(sources[0])]
+    helper.join(10)
+    assert not helper.is_alive()
+    engine.expect(detector)
+    (helper,) = engine._early._processes
+    engine.close()
+    helper.join(10)
+    assert not helper.is_alive() and not multiprocessing.active_children()
+    LocalEngine(1).expect(detector)  # one job: nothing forked
+    assert not multiprocessing.active_children()
+
+
 def test_detects_features_come_with_their_words_numbered_by_piece_once(detector, sources, suspicious):
     from partialdup.index.word_columns import WordColumns
 

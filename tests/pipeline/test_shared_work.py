@@ -3,6 +3,8 @@
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -191,6 +193,58 @@ def test_later_pieces_read_what_they_inherited_and_are_shared_with_the_caller():
     assert [value for value, _ in got] == [6 * number for number in range(40)]
     assert {pid for _, pid in got} == {os.getpid(), pieces._processes[0].pid}
     assert not multiprocessing.active_children()
+
+
+def _loaded_piece(inherited, data, number):
+    time.sleep(0.01)  # long enough for both processes to take pieces
+    return inherited["loaded"], number
+
+
+def _load(inherited):
+    inherited["loaded"] = os.getpid()
+
+
+def _bad_load(inherited):
+    raise OSError("no dictionary")
+
+
+def test_later_pieces_prepare_what_they_inherited_as_soon_as_forked():
+    # prepare() ran in the helper on its own copy, before the work came; a
+    # failing one is left to the work.
+    state = {"loaded": None}
+    pieces = LaterPieces(_FORK, 1, state, prepare=_load)
+    helper = pieces._processes[0].pid
+    pieces.start(30, _loaded_piece, None)
+    got = list(pieces.results(lambda number: (time.sleep(0.02), (state["loaded"], number))[1]))
+    assert [number for _, number in got] == list(range(30))
+    assert {loaded for loaded, _ in got} == {None, helper} and state["loaded"] is None
+    failing = LaterPieces(_FORK, 1, {"loaded": 7}, prepare=_bad_load)
+    failing.start(3, _loaded_piece, None)
+    assert list(failing.results(lambda number: (time.sleep(0.2), (7, number))[1])) == [(7, 0), (7, 1), (7, 2)]
+    assert not multiprocessing.active_children()
+
+
+_ENDED_AT_ONCE = """
+import multiprocessing, signal
+from partialdup.pipeline.shared_work import LaterPieces
+class Stop(BaseException): pass
+def stop(signum, frame): raise Stop()
+signal.signal(signal.SIGTERM, stop)  # as the command line does
+fork = multiprocessing.get_context("fork")
+for _ in range(100):
+    LaterPieces(fork, 1, None).close()
+print("ok")
+"""
+
+
+def test_helpers_ended_as_soon_as_forked_end(tmp_path):
+    # SIGTERM sent before a helper had set its own handlers ran the caller's
+    # handler there, or was lost: the caller then waited for ever (the
+    # command line ends its feature helpers at once when no input is read).
+    script = tmp_path / "ended.py"
+    script.write_text(_ENDED_AT_ONCE)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr[-2000:]
 
 
 def test_later_pieces_never_started_end_when_closed():

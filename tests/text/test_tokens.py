@@ -273,3 +273,9 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     assert not other._segmenter.loaded
     other.prepare(["中文"])
     assert other._segmenter.loaded and len(made) == 6
+    # load() loads both whatever the text (a helper forked before the documents are read).
+    third = Tokenizer()
+    third.load()
+    assert third._segmenter.loaded and made[-2:] == ["s2twp", "tw2sp"]
+    third.load()
+    assert len(made) == 9  # loaded once
