@@ -226,9 +226,12 @@ class LocalEngine:
         """The features of each document, in order, yielded as they come;
         ``apart``: the helpers of :meth:`apart` are forked with the workers
         (else none is: ``check`` and the store send no work apart)."""
-        self._numbered = None  # a previous run's, never asked for
         docs = list(documents)
         pending = [d for d in docs if not isinstance(d, DocumentFeatures)]
+        if pending:
+            # A previous run's, never asked for. (Features passed through, as
+            # detect() is given those made for it, keep theirs.)
+            self._numbered = None
         chars = sum(len(d.text or "") for d in pending)
         workers = min(self.workers, len(pending), chars // max(self.min_chars, 1))
         early, self._early = self._early, None

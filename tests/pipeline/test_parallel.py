@@ -369,6 +369,20 @@ def test_detects_features_come_with_their_words_numbered_by_piece_once(detector,
     assert engine.numbered_words(docs) is None and LocalEngine(1).numbered_words(docs) is None
 
 
+def test_detect_given_the_features_made_for_it_gets_their_words_numbered_by_piece(detector, sources, suspicious, monkeypatch):
+    # The command line's way: the features made first (for_detect), then
+    # detect() on them, which passes them through the engine again.
+    documents = [*sources, *suspicious]
+    engine = _workers()
+    asked = []
+    numbered = engine.numbered_words
+    monkeypatch.setattr(engine, "numbered_words", lambda docs: asked.append(numbered(docs)) or asked[-1])
+    made = list(detector.features_of(documents, engine=engine, for_detect=True))
+    detection = detector.detect(made, engine=engine)
+    assert len(asked) == 1 and asked[0] is not None
+    assert _jsonl(detection) == _jsonl(detector.detect(documents, engine=LocalEngine(1)))
+
+
 def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources, suspicious):
     documents = [*sources, *suspicious]
     engine = _workers()
