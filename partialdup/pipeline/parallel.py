@@ -117,7 +117,6 @@ _RECORDS_PER_CHUNK = 16_384
 _CHUNKS_PER_WORKER = 16
 
 
-
 def worker_count(jobs: int) -> int:
     """Worker processes for ``jobs`` (``Config.jobs``): 0 means one per core."""
     return jobs if jobs > 0 else max(os.cpu_count() or 1, 1)
