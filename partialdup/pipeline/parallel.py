@@ -60,7 +60,7 @@ from partialdup.match.keyed import Pending
 from partialdup.pipeline.engine_protocol import AnyDocument, Engine, OrderedFeatures
 from partialdup.pipeline.packing import pack_features, unpack_features
 from partialdup.pipeline.pool import (
-    WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context,
+    WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context, sent_documents,
 )
 from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, LaterPieces, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart, inline_pieces
@@ -266,7 +266,7 @@ class LocalEngine:
             self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
             self._later = LaterPieces(context, self.workers - 1, detector)
         if early is not None:  # forked before the documents were read: sent them
-            early.start(len(chunks), features_piece, (chunks, apart))
+            early.start(len(chunks), features_piece, ([sent_documents(chunk) for chunk in chunks], apart))
         # Helpers forked below inherit what the tokenizer loads on first use.
         detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
         # detect's (apart): each piece's words are numbered by whoever makes

@@ -10,7 +10,7 @@ import pytest
 from partialdup.core.config import Config
 from partialdup.pipeline.factory import make_detector
 from partialdup.pipeline.packing import pack_features
-from partialdup.pipeline.pool import DetectorRecipe, WorkerPool, features_chunk
+from partialdup.pipeline.pool import DetectorRecipe, WorkerPool, features_chunk, features_piece, sent_documents
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +33,20 @@ def test_a_pools_workers_pack_the_features_the_caller_makes(detector, sources, m
     with WorkerPool(multiprocessing.get_context(method), 2, detector, (), ()) as pool:
         assert list(pool.imap(features_chunk, chunks)) == here
     assert here[0] == [pack_features(detector.features(d)) for d in sources[:2]]
+
+
+def test_documents_sent_to_a_helper_give_the_features_and_words_they_give_here(detector, sources):
+    from dataclasses import replace
+
+    from partialdup.index.word_columns import PieceWords
+
+    # A JSONL record's fields stay here: the features never read them.
+    documents = [replace(sources[0], fields={"url": "https://example.org/a"}), *sources[1:3], detector.tokenize(sources[3])]
+    sent = sent_documents(documents)
+    assert sent[:3] == [(d.id, d.text) for d in documents[:3]] and sent[3] is documents[3]
+    made = detector.features_many(documents)
+    packed, words = features_piece(detector, ([sent], True), 0)
+    assert packed == [pack_features(doc) for doc in made]
+    plain = PieceWords.of(made)
+    assert words.words == plain.words and words.columns.tolist() == plain.columns.tolist()
+    assert features_piece(detector, ([sent], False), 0) == packed
