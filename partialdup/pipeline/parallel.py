@@ -279,7 +279,6 @@ class LocalEngine:
                 made[k] = (features, PieceWords.of(features))
             return features
 
-
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
                 return back(k, value)

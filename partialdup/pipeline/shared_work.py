@@ -231,8 +231,7 @@ def frozen_heap() -> Iterator[None]:
     its own handlers (:func:`as_helper`); the caller gets them on the way out."""
     release_free_memory()
     gc.freeze()
-    masking = hasattr(signal, "pthread_sigmask")
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS) if masking else None
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
         yield
     finally:
