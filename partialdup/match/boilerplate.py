@@ -40,12 +40,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from partialdup.core.config import CROWD_DOCUMENTS
 from partialdup.core.types import DocumentFeatures
+from partialdup.match.pair_rows import PairRows, PairSource, key_codes, pair_rows_of
 from partialdup.match.pairs import SentenceKey
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Boilerplate",
@@ -132,12 +137,35 @@ class Boilerplate:
             return self
         return Boilerplate({**added, **self.first}, {**added, **self.second})
 
+    def pairs_of(self, rows: PairRows) -> np.ndarray:
+        """:meth:`pair` of each pair of ``rows``, at once (a mask)."""
+        from partialdup.core.arrays import sorted_isin
+
+        return sorted_isin(rows.first_codes(), self._first_codes, among_sorted=True) | sorted_isin(
+            rows.second_codes(), self._second_codes, among_sorted=True)
+
+    @cached_property
+    def _first_codes(self) -> np.ndarray:
+        return _sorted_key_codes(self.first)
+
+    @cached_property
+    def _second_codes(self) -> np.ndarray:
+        return self._first_codes if self.second is self.first else _sorted_key_codes(self.second)
+
     def second_keys(self) -> set[SentenceKey]:
         """Boilerplate sentences of the second side (they do not count in a span's gap)."""
         return set(self.second)
 
     def __len__(self) -> int:
         return len(self.first)
+
+
+def _sorted_key_codes(keys: Mapping[SentenceKey, int]) -> Any:
+    # The keys' codes (pair_rows.key_codes), sorted.
+    import numpy as np
+
+    rows = _key_rows(keys)
+    return np.sort(key_codes(rows[:, 0], rows[:, 1]))
 
 
 #: The verdict of a rule that is off.
@@ -245,8 +273,8 @@ def reference_boilerplate(
 
 
 def boilerplate_verdict(
-    pairs: Iterable[tuple[SentenceKey, SentenceKey]],
-    counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]],
+    pairs: PairSource,
+    counted: Sequence[PairSource],
     limit: int,
     *,
     one_collection: bool,
@@ -256,8 +284,9 @@ def boilerplate_verdict(
     collection), :func:`reference_boilerplate` for ``check``.
 
     Args:
-        pairs: Every copied sentence pair of the run: they make the groups.
-        counted: The pairs that count documents: copies of a whole sentence
+        pairs: Every copied sentence pair of the run (as
+            :data:`~partialdup.match.pair_rows.PairSource` allows): they make the groups.
+        counted: The pairs that count documents (the same): copies of a whole sentence
             on its features or its characters (whole matches, near misses,
             quotations); edited copies (words) and rejoined sentences join
             groups but do not count, as before the rule was one.
@@ -284,7 +313,7 @@ def boilerplate_verdict(
     # Sentences copied in `limit` or more other documents in one stage (found
     # first: each stage's arrays are dropped before the pairs' are made).
     widely = _widely(crowded, counted, limit, one_collection)
-    ends = _key_rows(chain.from_iterable(pairs))  # first, second, first, ...
+    ends = pair_rows_of(pairs)  # first, second, first, ...
     side = np.tile(np.array([0, other], np.int8), len(ends) // 2)
     number, first_row = _numbered(_node_codes(ends, side))
     node_side, node_key = side[first_row], ends[first_row]
@@ -343,8 +372,7 @@ def _numbered(codes: Any) -> tuple[Any, Any]:
     return rank[np.ravel(inverse)], first[order]
 
 
-def _widely(crowded: Iterable[SentenceKey], counted: Sequence[Iterable[tuple[SentenceKey, SentenceKey]]], limit: int,
-            one_collection: bool) -> Any:
+def _widely(crowded: Iterable[SentenceKey], counted: Sequence[PairSource], limit: int, one_collection: bool) -> Any:
     """The node codes (sorted, side 0) of the ``crowded`` sentences and of
     those copied in ``limit`` or more other documents in one stage of
     ``counted``, pair for pair."""
@@ -352,7 +380,7 @@ def _widely(crowded: Iterable[SentenceKey], counted: Sequence[Iterable[tuple[Sen
 
     widely = [_node_codes(_key_rows(crowded), 0)]
     for stage in counted:
-        rows = _key_rows(chain.from_iterable(stage))  # first, second, first, ...
+        rows = pair_rows_of(stage)  # first, second, first, ...
         first, second = rows[0::2], rows[1::2]
         node, doc = _node_codes(first, 0), second[:, 0]
         if one_collection:  # in check, only reference documents count

@@ -10,6 +10,7 @@ sentences (two neighbours read as one, see
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from partialdup.core.arrays import sorted_isin
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
+from partialdup.match.pair_rows import KeyPositions, PairRows, RowsLookup
 
 __all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits"]
 
@@ -46,6 +48,14 @@ class FoundPairs:
         self._tentative: set[tuple[SentenceKey, SentenceKey]] = set()
         self._words_only: set[tuple[SentenceKey, SentenceKey]] = set()
         self._firm: set[tuple[SentenceKey, SentenceKey]] = set()
+        # Records held as arrays (add_firm, add_all of PairRows), firm and
+        # direct, before every other record: made into the structures above
+        # when their pairs are read (_settle), for the pairs kept after
+        # split_off. `_known`: every such block of the pairs before any
+        # split, shared by both sides of one, for has() and the scores.
+        self._rows: list[PairRows] = []
+        self._known: list[PairRows] = []
+        self._lookup: tuple[int, RowsLookup] | None = None
 
     def add(
         self,
@@ -69,11 +79,16 @@ class FoundPairs:
             self._weak.add((first, second))
         (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
 
-    def add_all(self, records: Iterable[tuple[SentenceKey, SentenceKey, float]]) -> None:
+    def add_all(self, records: Iterable[tuple[SentenceKey, SentenceKey, float]] | PairRows) -> None:
         """:meth:`add` of each (first, second, score) record, none weak,
         tentative or words only, in one loop: the near misses whose
         characters agree (86,000 on the English bench corpus, added by the
-        calling process alone)."""
+        calling process alone); held as arrays when given as
+        :class:`~partialdup.match.pair_rows.PairRows` (see :meth:`add_firm`)."""
+        if isinstance(records, PairRows):
+            if self._hold(records.without_weak()):
+                return
+            records = list(records.records())
         order, direct, firm, by_documents = self._order, self._direct, self._firm, self._by_documents
         for first, second, score in records:
             if order is not None and order[first[0]] > order[second[0]]:
@@ -86,17 +101,25 @@ class FoundPairs:
 
     @property
     def by_documents(self) -> dict[tuple[int, int], list[SentencePair]]:
-        """The pairs of each (A document, B document), in the order recorded."""
-        if self._pending or self._lead:
+        """The pairs of each (A document, B document), in the order recorded
+        (the document pairs of records held as arrays first, by their first
+        record before any :meth:`split_off`)."""
+        if self._pending or self._lead or self._rows:
             self._make_pending()
         return self._by_documents
 
-    def add_firm(self, records: Iterable[tuple[SentenceKey, SentenceKey, float, bool]]) -> None:
+    def add_firm(self, records: Iterable[tuple[SentenceKey, SentenceKey, float, bool]] | PairRows) -> None:
         """:meth:`add` each (first, second, score, weak) record, none
         tentative or words only: the whole matches of a run, hundreds of
         thousands, in one loop, made into :class:`SentencePair` records only
         when :attr:`by_documents` is read (after :meth:`split_off`, for the
-        pairs kept)."""
+        pairs kept). Given as :class:`~partialdup.match.pair_rows.PairRows`
+        before any other record, they stay arrays until then, and
+        :meth:`split_off` sets them apart by masks."""
+        if isinstance(records, PairRows):
+            if self._hold(records):
+                return
+            records = [(*record, weak) for record, weak in zip(records.records(), records.weak.tolist())]
         order, direct, weak_pairs, firm = self._order, self._direct, self._weak, self._firm
         # Put off only while no other record exists: made later, they come first.
         pending: list[tuple[SentenceKey, SentenceKey, float]] = self._pending if not self._by_documents else []
@@ -116,10 +139,43 @@ class FoundPairs:
         else:
             self._lead.update(dict.fromkeys((first[0], second[0]) for first, second, _ in pending))
 
+    def _hold(self, rows: PairRows) -> bool:
+        # Firm, direct records held as arrays, while they come before every
+        # other record (their place in by_documents); False: added one by one.
+        if self._by_documents or self._pending or self._lead:
+            return False
+        rows = rows.oriented(self._order).ranked_after(self._known)
+        self._rows.append(rows)
+        self._known.append(rows)
+        return True
+
+    def _rows_lookup(self) -> RowsLookup | None:
+        # The pairs ever held as arrays, for has() and the scores (made once
+        # for the blocks known: both sides of a split_off share them).
+        if not self._known:
+            return None
+        if self._lookup is None or self._lookup[0] != len(self._known):
+            self._lookup = (len(self._known), RowsLookup(self._known))
+        return self._lookup[1]
+
+    def _direct_score(self, pair: tuple[SentenceKey, SentenceKey]) -> float | None:
+        # The best score of the pair's direct records, held as arrays or not.
+        lookup = self._rows_lookup()
+        held = lookup.best(*pair) if lookup is not None else None
+        known = self._direct.get(pair)
+        return held if known is None else known if held is None else max(known, held)
+
+    def _settle(self) -> None:
+        # Every record held as arrays made into a SentencePair (is_weak and
+        # the others read the sets they fill).
+        if self._rows:
+            self._make_pending()
+
     def mark_tentative(self, first: SentenceKey, second: SentenceKey) -> None:
         """Record a pair added firm by :meth:`add` as tentative after all
         (its words disagree: see :meth:`is_tentative`); the caller knows no
         other record made it firm."""
+        self._settle()
         pair = self.oriented(first, second)
         self._firm.discard(pair)
         self._tentative.add(pair)
@@ -128,27 +184,44 @@ class FoundPairs:
         """Record a pair added weak by :meth:`add` as not weak after all (its
         words confirm it: see :meth:`is_weak`); the caller knows every
         record of it was weak for the same reason."""
+        self._settle()
         self._weak.discard(self.oriented(first, second))
 
     def is_weak(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair of sentence ``a`` of an A document and ``b`` of a
         B document (as stored, after orientation) was recorded as weak."""
+        self._settle()
         return (a, b) in self._weak
 
     def is_tentative(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair (as stored) was only ever recorded as tentative:
         a copy only beside a pair that is not (see
         :func:`partialdup.match.edited.supported`)."""
+        self._settle()
         return (a, b) in self._tentative and (a, b) not in self._firm and (a, b) not in self._words_only
 
     def is_words_only(self, a: SentenceKey, b: SentenceKey) -> bool:
         """Whether the pair (as stored) was recorded as a copy on its words
         only (an edited copy), never on its features."""
+        self._settle()
         return (a, b) in self._words_only and (a, b) not in self._firm
 
     def has(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the two whole sentences are already recorded as a copy."""
-        return self.oriented(first, second) in self._direct
+        pair = self.oriented(first, second)
+        if pair in self._direct:
+            return True
+        lookup = self._rows_lookup()
+        return lookup is not None and lookup.contains(*pair)
+
+    def has_many(self, pairs: Sequence[tuple[SentenceKey, SentenceKey]]) -> list[bool]:
+        """:meth:`has` of each (first, second) pair, the records held as
+        arrays looked at once for all."""
+        oriented = [self.oriented(first, second) for first, second in pairs]
+        lookup = self._rows_lookup()
+        held = lookup.contains_many(oriented).tolist() if lookup is not None else [False] * len(oriented)
+        direct = self._direct
+        return [known or pair in direct for pair, known in zip(oriented, held)]
 
     def found_rows(self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey]) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
         """:meth:`has` for arrays: a function of (first, second) positions in
@@ -159,11 +232,9 @@ class FoundPairs:
         same = first_keys is second_keys
         if self._order is not None and not same:
             return None
-        first_at = {key: at for at, key in enumerate(first_keys)}
-        second_at = first_at if same else {key: at for at, key in enumerate(second_keys)}
         width = max(len(first_keys), len(second_keys), 1)
-        codes = np.fromiter(
-            (first_at[a] * width + second_at[b] for a, b in self._direct if a in first_at and b in second_at), np.int64)
+        codes = np.concatenate([self._direct_codes(first_keys, second_keys, width),
+                                *self._rows_codes(first_keys, second_keys, width)])
         codes.sort()
         if self._order is None:
             return lambda first, second: sorted_isin(first * width + second, codes, among_sorted=True)
@@ -175,6 +246,29 @@ class FoundPairs:
             return sorted_isin(np.where(swap, second, first) * width + np.where(swap, first, second), codes, among_sorted=True)
 
         return recorded
+
+    def _direct_codes(self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey], width: int) -> np.ndarray:
+        # found_rows' codes of the direct records made one by one.
+        if not self._direct:
+            return np.empty(0, np.int64)
+        first_at = {key: at for at, key in enumerate(first_keys)}
+        second_at = first_at if first_keys is second_keys else {key: at for at, key in enumerate(second_keys)}
+        return np.fromiter(
+            (first_at[a] * width + second_at[b] for a, b in self._direct if a in first_at and b in second_at), np.int64)
+
+    def _rows_codes(
+        self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey], width: int,
+    ) -> list[np.ndarray]:
+        # found_rows' codes of the records held as arrays (some may be made
+        # already: a code twice is the same code).
+        if not self._known:
+            return []
+        held = PairRows.joined(self._known)
+        first_at = KeyPositions(first_keys)
+        second_at = first_at if first_keys is second_keys else KeyPositions(second_keys)
+        first, second = first_at.of(held.first_codes()), second_at.of(held.second_codes())
+        both = (first >= 0) & (second >= 0)
+        return [first[both] * width + second[both]]
 
     def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
         """Record that two neighbouring sentences, read as one, copy ``other``.
@@ -192,7 +286,7 @@ class FoundPairs:
                 match (the query side in ``check``).
         """
         pairs = [self.oriented(part, other) if parts_first else self.oriented(other, part) for part in parts]
-        if any(self._direct.get(pair, -1.0) >= score for pair in pairs):
+        if any((best := self._direct_score(pair)) is not None and best >= score for pair in pairs):
             return
         for first, second in pairs:
             self._store(first, second, score)
@@ -217,6 +311,20 @@ class FoundPairs:
     def pairs(self) -> Iterator[tuple[SentenceKey, SentenceKey]]:
         """Every recorded sentence pair, as (A sentence, B sentence) keys
         (the whole matches of :meth:`add_firm` first)."""
+        for block in self._rows:
+            yield from block
+        yield from self._made_pairs()
+
+    def key_rows(self) -> np.ndarray:
+        """:meth:`pairs` as an (2n, 2) int32 array of (document, sentence)
+        rows: first, second, first, ... (as
+        :mod:`partialdup.match.boilerplate` reads them)."""
+        made = list(chain.from_iterable(chain.from_iterable(self._made_pairs())))
+        rows = np.fromiter(made, np.int32, len(made)).reshape(-1, 2)
+        return np.concatenate([*(block.key_rows() for block in self._rows), rows])
+
+    def _made_pairs(self) -> Iterator[tuple[SentenceKey, SentenceKey]]:
+        # pairs() but those held as arrays.
         for first, second, _ in self._pending:
             yield first, second
         for (a, b), pairs in self._by_documents.items():
@@ -225,15 +333,34 @@ class FoundPairs:
 
     def edited(self) -> list[tuple[SentenceKey, SentenceKey]]:
         """The pairs recorded as copies on their words only (edited copies), sorted."""
-        return sorted(self._words_only - self._firm)
+        pairs = sorted(self._words_only - self._firm)
+        lookup = self._rows_lookup()
+        if lookup is None or not pairs:
+            return pairs
+        return [pair for pair, held in zip(pairs, lookup.contains_many(pairs).tolist()) if not held]
 
-    def split_off(self, apart: Callable[[SentenceKey, SentenceKey], bool]) -> FoundPairs:
+    def split_off(
+        self, apart: Callable[[SentenceKey, SentenceKey], bool], apart_rows: Callable[[PairRows], np.ndarray] | None = None,
+    ) -> FoundPairs:
         """Move the pairs ``apart`` accepts into a new :class:`FoundPairs`
         (with the same records of how each pair was found) and return it:
-        boilerplate pairs, whose spans are built apart."""
+        boilerplate pairs, whose spans are built apart. ``apart_rows``:
+        ``apart`` of each pair of some rows at once (a mask), for the
+        records held as arrays (made one by one and asked ``apart`` when
+        None). Both sides answer :meth:`has` for every pair; how a pair was
+        found (:meth:`is_weak` and the others), for the pairs each holds."""
+        if apart_rows is None:
+            self._settle()
         other = FoundPairs(self._order)
         other._direct, other._weak, other._tentative = self._direct, self._weak, self._tentative
-        other._words_only, other._firm = self._words_only, self._firm
+        other._words_only, other._firm, other._known = self._words_only, self._firm, self._known
+        blocks, self._rows = self._rows, []
+        for block in blocks:
+            held_apart = apart_rows(block) if apart_rows is not None else np.zeros(len(block), bool)
+            if held_apart.any():
+                other._rows.append(block.take(held_apart))
+            if not held_apart.all():
+                self._rows.append(block.take(~held_apart))
         if self._pending:
             pending, self._pending = self._pending, []
             other._lead = self._lead
@@ -255,17 +382,38 @@ class FoundPairs:
         # The whole matches come first, as if recorded first: first in each
         # document pair's list, their document pairs first.
         # (Their document pairs keep their places after a split_off.)
+        # The records held as arrays came before all of them.
+        held = self._made_rows()
         whole: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
         for first, second, score in self._pending:
             whole[(first[0], second[0])].append(SentencePair(first[1], second[1], round(score, 6)))
         self._pending = []
         made: dict[tuple[int, int], list[SentencePair]] = defaultdict(list)
-        for documents in [*self._lead, *self._by_documents]:
+        for documents in [*held, *self._lead, *self._by_documents]:
             if documents not in made:
-                pairs = whole.get(documents, []) + self._by_documents.get(documents, [])
+                pairs = held.get(documents, []) + whole.get(documents, []) + self._by_documents.get(documents, [])
                 if pairs:
                     made[documents] = pairs
         self._by_documents, self._lead = made, {}
+
+    def _made_rows(self) -> dict[tuple[int, int], list[SentencePair]]:
+        # The records held as arrays, made as add_firm makes its records, by
+        # document pair (in the order of their first records).
+        blocks, self._rows = self._rows, []
+        if not blocks:
+            return {}
+        held = PairRows.joined(blocks)
+        direct, firm = self._direct, self._firm
+        made: dict[tuple[int, int], list[SentencePair]] = {}
+        for (a, b), rows in held.grouped():
+            made[(a, b)] = [SentencePair(i, m, round(score, 6)) for i, m, score in rows]
+            for i, m, score in rows:
+                pair = ((a, i), (b, m))
+                known = direct.get(pair)
+                direct[pair] = max(score, 0.0 if known is None else known)
+                firm.add(pair)
+        self._weak.update(held.take(held.weak))
+        return made
 
     def oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
         """The pair as stored: (A sentence, B sentence)."""

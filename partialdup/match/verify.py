@@ -45,6 +45,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from partialdup.match.keyed import KeyedMatches, Pending, RowPart
+from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.refine import DEFAULT_MIN_RATIO as TRIM_RATIO, Normaliser
 from partialdup.match.score import letters, normalised_letters
@@ -448,8 +449,8 @@ class NearMissCheck:
         *,
         judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float]]]
         | None = None,
-        verdicts: Callable[[], Sequence[tuple[SentenceKey, SentenceKey, float]]] | None = None,
-    ) -> list[tuple[SentenceKey, SentenceKey]]:
+        verdicts: Callable[[], Sequence[tuple[SentenceKey, SentenceKey, float]] | PairRows] | None = None,
+    ) -> list[tuple[SentenceKey, SentenceKey]] | PairRows:
         """Record the near misses whose characters agree as copies; returns them.
 
         Args:
@@ -466,7 +467,8 @@ class NearMissCheck:
                 :meth:`accepted`, here.
             verdicts: Gives what ``judged`` would give, judged already (the
                 look-ups started it over the records not among the pairs
-                ``found`` holds); None: judged now.
+                ``found`` holds); None: judged now. Given as rows, they
+                are recorded and returned as rows.
 
         A near copy of a template in many documents is boilerplate like a
         whole match: the detector decides it once every pair is known
@@ -475,7 +477,11 @@ class NearMissCheck:
         # `found` does not change until every verdict is in: the pairs to
         # judge are the same whoever judges them, and whenever.
         if verdicts is not None:
-            accepted = list(verdicts())
+            given = verdicts()
+            if isinstance(given, PairRows):
+                found.add_all(given)
+                return given
+            accepted = list(given)
         else:
             pending = Pending.not_found(near_misses, found)
             accepted = self.accepted(pending, first_docs, second_docs) if judged is None else list(judged(pending))

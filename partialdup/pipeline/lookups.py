@@ -18,12 +18,13 @@ import numpy as np
 from partialdup.core.arrays import dense_unique, sorted_isin
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.exact_first import exact_run_stats
-from partialdup.index.inverted import entry_keys
+from partialdup.index.inverted import entry_columns, entry_keys
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
 from partialdup.index.word_columns import WordColumns
 from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.keyed import KeyedMatches
+from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.match.verify import NearSentences
 from partialdup.methods.similarity import CopyRule
@@ -85,6 +86,8 @@ class Lookups:
             characters (those the tail would judge: not whole matches), in
             order, judged from the look-ups on (see
             :meth:`LookupStage._near_judged_soon`); None: the tail judges them.
+        whole_rows: ``detect``: ``whole`` as arrays (the tail records and
+            judges them so); None: read ``whole``.
     """
 
     whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
@@ -97,7 +100,8 @@ class Lookups:
     b_boilerplate: set[SentenceKey] = field(default_factory=set)
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
-    near_verdicts: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None
+    near_verdicts: Callable[[], PairRows] | None = None
+    whole_rows: PairRows | None = None
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the
@@ -227,8 +231,11 @@ class LookupStage(HeadlineStage):
         crowded = frozenset(key_of(key) for key in crowded_keys.tolist())
         crowd_links = tuple((key_of(a), key_of(b)) for a, b in whole_matches.links.tolist())
         matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
-        weak = self._weak(whole_matches, lambda key: key)
-        whole = [(key_of(key), key_of(other_key), score, (key, other_key) in weak) for key, other_key, score in matches]
+        weak = self._weak_rows(whole_matches)
+        whole = [(key_of(key), key_of(other_key), score, low) for (key, other_key, score), low in zip(matches, weak.tolist())]
+        documents, positions = entry_columns(sentences)
+        whole_rows = PairRows.at_positions(
+            documents, positions, whole_matches.query, whole_matches.key, whole_matches.score, weak)
         searches = [whole_matches]
         # Near misses and loose candidates, a million and more on large runs,
         # stay arrays until the tail reads them (match/keyed.py).
@@ -239,7 +246,8 @@ class LookupStage(HeadlineStage):
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(near_matches)
             if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
-                near_verdicts = self._near_judged_soon(near_matches, whole_matches, keys, docs, pieces_soon)
+                near_verdicts = self._near_judged_soon(
+                    near_matches, whole_matches, keys, docs, pieces_soon, (documents, positions))
         loose_matches = None
         if self._edited is not None:
             filter_rows = self._filter_rows(docs, sentences, columns)
@@ -267,12 +275,13 @@ class LookupStage(HeadlineStage):
                 _not_found_in(words, loose_matches, keys))
         stats = search_stats(index, (*searches, joined))
         return Lookups(
-            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts)
+            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
+            whole_rows=whole_rows)
 
     def _near_judged_soon(
         self, near: PairMatches, whole: PairMatches, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],
-        pieces_soon: PiecesSoon,
-    ) -> Callable[[], list[tuple[SentenceKey, SentenceKey, float]]]:
+        pieces_soon: PiecesSoon, columns: tuple[np.ndarray, np.ndarray],
+    ) -> Callable[[], PairRows]:
         """``detect``'s near-miss verdicts, started now: what the tail's
         :meth:`~partialdup.match.verify.NearMissCheck.add_to` would judge
         (the near misses that are not whole matches, in order) and accept.
@@ -283,7 +292,9 @@ class LookupStage(HeadlineStage):
         judged there while the rest of the look-ups runs here, and here too
         when the tail asks for them. The English bench corpus leaves a core
         idle for about a second at the end of its look-ups (docs/benchmark.md,
-        session 25)."""
+        session 25). ``columns``: the document and sentence at each key
+        (:func:`~partialdup.index.inverted.entry_columns`): the verdicts come
+        as rows."""
         # Not whole matches: both searches give pairs as (larger key, smaller key).
         width = max(len(keys), 1)
         query, key, score = near.query, near.key, near.score
@@ -298,10 +309,9 @@ class LookupStage(HeadlineStage):
         rows = pieces_soon(len(sent), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
         del sent
 
-        def verdicts() -> list[tuple[SentenceKey, SentenceKey, float]]:
+        def verdicts() -> PairRows:
             accepted = kept[np.concatenate([np.empty(0, np.int64), *rows()])]
-            return list(zip(map(keys.__getitem__, query[accepted].tolist()), map(keys.__getitem__, key[accepted].tolist()),
-                            score[accepted].tolist()))
+            return PairRows.at_positions(*columns, query[accepted], key[accepted], score[accepted])
 
         return verdicts
 
@@ -395,6 +405,12 @@ class LookupStage(HeadlineStage):
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         # The word-set search's pairs, once its sentence numbers have come.
         return self._word_pairs_of(docs, columns, *pairs())
+
+    def _weak_rows(self, matches: PairMatches) -> np.ndarray:
+        """:meth:`_weak` as a mask of the matches."""
+        if self._near is None:
+            return np.zeros(len(matches.query), bool)
+        return matches.shared < self.config.min_shared
 
     def _weak(self, matches: PairMatches, key_of: Callable[[int], T]) -> set[tuple[int, T]]:
         """(query row, key_of(indexed key)) of the pairs sharing fewer than

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import chain
-from typing import Callable, Mapping, Sequence, overload
+from typing import Callable, Iterable, Mapping, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, SentencePair, Span
 from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict, crowd_documents
+from partialdup.match.pair_rows import PairSource, pair_key_rows
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
@@ -150,8 +150,8 @@ class SpanStage(EditedStage):
         misses' and loose candidates' arrays are let go once judged
         (:meth:`Lookups.release_judged`)."""
         edited = self._edited
-        found.add_firm(lookups.whole)
-        near: list[tuple[SentenceKey, SentenceKey]] = []
+        found.add_firm(lookups.whole if lookups.whole_rows is None else lookups.whole_rows)
+        near: Iterable[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
             near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs),
                                      verdicts=lookups.near_verdicts)
@@ -166,12 +166,13 @@ class SpanStage(EditedStage):
         # Boilerplate: decided once, on every pair of the run, over the whole
         # collection (before `keep`); its pairs are set apart, their spans built too.
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).
-        stages = ([(first, second) for first, second, _, _ in lookups.whole], near, found.edited(),
-                  [(host, other) for host, other, _ in lookups.quoted])
-        verdict = boilerplate_verdict(chain(found.pairs(), lookups.crowd_links), stages, self.config.boilerplate,
+        whole: PairSource = lookups.whole_rows if lookups.whole_rows is not None else [
+            (first, second) for first, second, _, _ in lookups.whole]
+        stages = (whole, near, found.edited(), [(host, other) for host, other, _ in lookups.quoted])
+        verdict = boilerplate_verdict(pair_key_rows(found, lookups.crowd_links), stages, self.config.boilerplate,
                                       one_collection=a_docs is b_docs, crowded=lookups.crowded)
         verdict = verdict.with_crowded(lookups.crowded, crowd_documents(self.config.boilerplate))
-        apart = found.split_off(verdict.pair)
+        apart = found.split_off(verdict.pair, verdict.pairs_of)
         if keep is not None:
             for pairs in (found, apart):
                 for a, b in list(pairs.by_documents):

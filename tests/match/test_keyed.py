@@ -80,15 +80,21 @@ def test_ranges_read_in_turn_give_the_records_kept_in_order(rows, more, cuts, ch
     st.lists(st.tuples(st.sampled_from(_KEYS + [(9, 9)]), st.sampled_from(_KEYS + [(9, 9)])), max_size=25),
     st.one_of(st.none(), st.permutations(range(10))),
     st.integers(1, 4),
+    st.booleans(),
 )
-def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_pairs, order, chunk):
+def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_pairs, order, chunk, as_rows):
     # FoundPairs.found_rows through Pending.not_found against the plain
     # filter, FoundPairs.has record by record; pairs oriented by document
-    # place or not, found pairs of sentences the search does not hold.
+    # place or not, found pairs of sentences the search does not hold,
+    # found pairs held as arrays or not.
+    from partialdup.match.pair_rows import PairRows
     from partialdup.match.pairs import FoundPairs
 
     found = FoundPairs(order=order)
-    for a, b in found_pairs:
+    if as_rows:
+        columns = [np.array([pair[side][part] for pair in found_pairs], np.int64) for side in (0, 1) for part in (0, 1)]
+        found.add_firm(PairRows.of(*columns, np.full(len(found_pairs), 0.5)))
+    for a, b in found_pairs if not as_rows else ():
         found.add(a, b, 0.5)
     first = np.array([r[0] for r in rows], np.int64)
     second = np.array([r[1] for r in rows], np.int64)

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import FoundPairs, evident, rejoined_hits
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
@@ -199,3 +200,79 @@ def test_whole_matches_put_off_read_as_if_recorded_at_once(records, others, firm
     assert sorted(lazy.pairs()) == sorted(eager.pairs())
     assert list(lazy.by_documents.items()) == list(eager.by_documents.items())
     assert list(lazy_apart.by_documents.items()) == list(eager_apart.by_documents.items())
+
+
+def _rows(records, weak=True):
+    # PairRows of (first, second, score[, weak]) records.
+    columns = [[first[0] for first, *_ in records], [first[1] for first, *_ in records],
+               [second[0] for _, second, *_ in records], [second[1] for _, second, *_ in records]]
+    return PairRows.of(*(np.array(column, np.int64) for column in columns), np.array([r[2] for r in records], np.float64),
+                       np.array([r[3] for r in records], bool) if weak else None)
+
+
+_KEYS = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3))
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.tuples(_KEYS, st.sampled_from([0.2, 0.5, 1.0]), st.booleans()), max_size=14),
+       st.lists(st.tuples(_KEYS, st.sampled_from([0.3, 0.6, 1.0])), max_size=10),
+       st.lists(st.tuples(_KEYS, st.sampled_from([0.4, 0.7]), st.booleans()), max_size=6),
+       st.lists(st.tuples(_KEYS, st.integers(0, 3), st.integers(0, 3), st.sampled_from([0.5, 0.8])), max_size=4),
+       st.one_of(st.none(), st.permutations(range(4))), st.integers(0, 3), st.booleans())
+def test_records_held_as_rows_read_as_if_added_one_by_one(whole, near, edited, rejoined, order, boilerplate, spans_apart):
+    # The detect tail's calls, with the whole matches and the near misses
+    # given as rows or as records: every answer the same, before and after
+    # a split_off (by masks or one by one), on both sides.
+    whole = [((a, i), (b, m), score, weak) for (a, i, b, m), score, weak in whole if a != b]
+    near = [((a, i), (b, m), score) for (a, i, b, m), score in near if a != b]
+    edited = [((a, i), (b, m), score, tentative) for (a, i, b, m), score, tentative in edited if a != b]
+    rejoined = [(((a, i), (a, i + 1)), (b, m), score) for (a, i, b, _), m, _, score in rejoined if a != b]
+    plain, held = FoundPairs(order=order), FoundPairs(order=order)
+    plain.add_firm(whole)
+    plain.add_all(near)
+    held.add_firm(_rows(whole))
+    held.add_all(_rows(near, weak=False))
+    queries = [((a, i), (b, m)) for a in range(4) for b in range(4) if a != b for i in range(3) for m in range(3)]
+    keys = sorted({key for pair in queries for key in pair})
+    assert plain.found_rows(keys, keys)(*_positions(keys, queries)).tolist() == held.found_rows(keys, keys)(
+        *_positions(keys, queries)).tolist()
+    for found in (plain, held):
+        for first, second, score, tentative in edited:
+            if not found.has(first, second):
+                found.add(first, second, score, tentative=tentative, words_only=not tentative)
+        for parts, other, score in rejoined:
+            found.add_rejoined(parts, other, score)
+    assert plain.edited() == held.edited()
+    assert held.has_many(queries) == [plain.has(*pair) for pair in queries] == plain.has_many(queries)
+    from_rows = sorted(((a, i), (b, m)) for (a, i), (b, m) in held.key_rows().reshape(-1, 2, 2).tolist())
+    assert sorted(plain.pairs()) == sorted(held.pairs()) == from_rows
+    apart = lambda a, b: a[0] == boilerplate or b[1] == boilerplate  # noqa: E731
+    plain_apart = plain.split_off(apart)
+    held_apart = held.split_off(apart, (lambda rows: np.array([apart(a, b) for a, b in rows], bool)) if spans_apart else None)
+    for one, other in ((plain, held), (plain_apart, held_apart)):
+        # Each document pair's records in the same order (the document pairs
+        # may come in another: a pair whose whole matches all went to the
+        # other side is not placed by them).
+        assert dict(one.by_documents) == dict(other.by_documents)
+        assert [one.has(*pair) for pair in queries] == [other.has(*pair) for pair in queries] == other.has_many(queries)
+        for (a, b), pairs in list(one.by_documents.items()):  # how each pair a side holds was found
+            for pair in pairs:
+                first, second = (a, pair.a), (b, pair.b)
+                assert (one.is_weak(first, second), one.is_tentative(first, second), one.is_words_only(first, second)) == (
+                    other.is_weak(first, second), other.is_tentative(first, second), other.is_words_only(first, second))
+            assert one.distinct((a, b)) == other.distinct((a, b))
+
+
+def _positions(keys, pairs):
+    at = {key: position for position, key in enumerate(keys)}
+    return np.array([at[a] for a, _ in pairs], np.int64), np.array([at[b] for _, b in pairs], np.int64)
+
+
+def test_rows_after_other_records_are_added_one_by_one_in_their_place():
+    found, plain = FoundPairs(), FoundPairs()
+    for one in (found, plain):
+        one.add((0, 1), (1, 1), 0.5)
+    found.add_firm(_rows([((1, 2), (0, 3), 1.0, True), ((0, 1), (1, 1), 0.9, False)]))
+    plain.add_firm([((1, 2), (0, 3), 1.0, True), ((0, 1), (1, 1), 0.9, False)])
+    assert not found._rows and list(found.by_documents.items()) == list(plain.by_documents.items())
+    assert found.is_weak((1, 2), (0, 3)) and found.distinct((0, 1)) == [SentencePair(1, 1, 0.9)]

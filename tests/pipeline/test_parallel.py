@@ -411,7 +411,7 @@ def test_near_misses_judged_from_the_look_ups_on_are_what_the_tail_would_accept(
         whole = FoundPairs()
         whole.add_firm(found.whole)
         expected = detector._near.accepted(Pending.not_found(found.near, whole), docs, docs)
-        assert found.near_verdicts is not None and found.near_verdicts() == expected and expected
+        assert found.near_verdicts is not None and list(found.near_verdicts().records()) == expected and expected
     assert len(started) == 1 and started[0] > 2
 
 
