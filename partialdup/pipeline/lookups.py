@@ -442,9 +442,22 @@ class _SentenceTexts(Sequence[Optional[str]]):
         if isinstance(number, slice):
             return [self[k] for k in range(*number.indices(len(self)))]
         document, index = self._keys[int(self._distinct[number])]
-        doc = self._docs[document]
-        sentence = doc.sentences[index]
-        return None if doc.text is None else doc.text[sentence.start : sentence.end]
+        return _sentence_text(self._docs[document], index)
+
+    def __iter__(self) -> Iterator[str | None]:
+        # Every text in one pass: a Sequence's own iteration asks
+        # __getitem__ for each (66,740 texts of the English bench corpus's
+        # near misses, 0.17 s of the calling process alone).
+        docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
+        return iter([_sentence_text(docs[document], index) for document, index in keys])
+
+
+def _sentence_text(doc: DocumentFeatures, index: int) -> str | None:
+    # A sentence's text (None: its document came without).
+    if doc.text is None:
+        return None
+    sentence = doc.sentences[index]
+    return doc.text[sentence.start : sentence.end]
 
 
 def _keyed(
