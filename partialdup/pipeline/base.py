@@ -35,13 +35,14 @@ class Detection:
         boilerplate_spans: The spans of the boilerplate pairs, set apart (not
             copies, but not lost either; see :mod:`partialdup.match.boilerplate`),
             sorted like ``spans``.
-        boilerplate_sentences: The sentences taken for boilerplate, sorted.
+        boilerplate_sentences: The sentences taken for boilerplate, sorted
+            (a tuple, or a sequence equal to it made when first read).
     """
 
     spans: tuple[Span, ...]
     stats: RunStats = field(default_factory=RunStats)
     boilerplate_spans: tuple[Span, ...] = ()
-    boilerplate_sentences: tuple[BoilerplateSentence, ...] = ()
+    boilerplate_sentences: Sequence[BoilerplateSentence] = ()
 
 
 class DetectorBase:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, SentencePair, Span
-from partialdup.match.boilerplate import boilerplate_sentences, boilerplate_verdict, crowd_documents
+from partialdup.match.boilerplate import BoilerplateListing, boilerplate_verdict, crowd_documents
 from partialdup.match.pair_rows import PairSource, pair_key_rows
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
@@ -181,7 +181,7 @@ class SpanStage(EditedStage):
         whole_words = self._whole_by_pair(lookups.whole, found) if edited is not None else {}
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
         detection = self._detection(a_docs, b_docs, found, skipping, whole_words, runner)
-        listed = boilerplate_sentences(verdict, a_docs)
+        listed = BoilerplateListing(verdict, a_docs)
         if not (boilerplate_spans and apart.by_documents):
             return replace(detection, boilerplate_sentences=listed)
         set_apart = self._detection(a_docs, b_docs, apart, lookups, whole_words, runner)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +12,7 @@ from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.match.boilerplate import (
     Boilerplate,
     BoilerplateSentence,
+    BoilerplateListing,
     boilerplate_sentences,
     boilerplate_verdict,
     boilerplate_verdict_plain,
@@ -106,6 +110,22 @@ def test_sentences_are_named_with_offsets_and_an_excerpt():
     listed = boilerplate_sentences(verdict, [doc, *others])
     assert listed[0] == BoilerplateSentence("d", 1, 6, 29, 3, "A template line here.")
     assert listed[0].record()["kind"] == "boilerplate" and listed[1].excerpt == ""
+
+
+def test_a_listing_is_the_list_made_when_first_read():
+    text = "One.  A template   line here.\n"
+    doc = DocumentFeatures("d", (Sentence(0, 0, 4), Sentence(1, 6, 29)), ({}, {}), (1, 4), text)
+    others = [DocumentFeatures(f"o{d}", (Sentence(0, 0, 1),), ({},), (1,), None) for d in range(1, 4)]
+    pairs = every_pair((0, 1), (1, 0), (2, 0), (3, 0))
+    docs = [doc, *others]
+    listing = BoilerplateListing(collection_boilerplate(pairs, [pairs], 3), docs)
+    docs[0] = replace(doc, id="renamed")  # the documents are read when the listing first is
+    assert {s.doc for s in listing} == {"renamed", "o1", "o2", "o3"}
+    listing = BoilerplateListing(collection_boilerplate(pairs, [pairs], 3), [doc, *others])
+    expected = boilerplate_sentences(collection_boilerplate(pairs, [pairs], 3), [doc, *others])
+    assert listing == expected and expected == listing and list(listing) == list(expected) and listing[1:] == expected[1:]
+    assert pickle.loads(pickle.dumps(listing)) == expected and type(pickle.loads(pickle.dumps(listing))) is tuple
+    assert hash(listing) == hash(expected) and repr(listing) == repr(expected)
 
 
 @settings(deadline=None)
