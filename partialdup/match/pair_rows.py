@@ -3,11 +3,11 @@
 A ``detect`` run's whole matches and near misses accepted on their
 characters are hundreds of thousands of pairs (the English bench corpus:
 115,783 and 86,612), nine in ten of them boilerplate that no span is built
-for. Recorded one by one as Python tuples, sets and dictionaries, they cost
-the calling process about a second while the other core waited
-(docs/benchmark.md, session 28). Held here as columns, the boilerplate rule
-reads them as arrays and sets them apart by masks; only the pairs kept are
-made into records.
+for. Recorded one by one as Python tuples, sets and dictionaries, then read
+by the boilerplate rule and split, they cost the calling process 0.84 s
+while the other core waited. Held here as columns, the rule reads them as
+arrays and sets them apart by masks, and only the pairs kept are made into
+records: 0.19 s (docs/benchmark.md, session 28).
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ class PairRows:
         second_sentence: Its sentence (int64).
         score: Each pair's score (float64).
         weak: Whether each pair was found on little evidence (bool).
-        rank: For each pair, the place of its document pair among the
-            document pairs of the rows these were taken from, in order of
-            first appearance (int64): rows taken apart keep the order of
-            the whole (as a dictionary filled with all of them would).
+        rank: For each pair, the place of its document pair, in order of
+            first appearance, among the document pairs of these rows and of
+            those ranked before them (:meth:`ranked_after`; int64). Rows
+            taken out (:meth:`take`) keep it: the order of the whole, as a
+            dictionary filled with all of them would give it.
     """
 
     first_doc: np.ndarray
@@ -111,7 +112,7 @@ class PairRows:
         """The rows of ``blocks``, one after the other."""
         empty = cls.of(*(np.empty(0, np.int64),) * 4, np.empty(0, np.float64))
         joined = [np.concatenate(columns) for columns in zip(*(block._columns() for block in (empty, *blocks)))]
-        return cls(*joined)  # type: ignore[call-arg]
+        return cls(*joined)
 
     def take(self, rows: np.ndarray) -> PairRows:
         """The rows ``rows`` selects (a mask or positions), their ranks kept."""
