@@ -42,10 +42,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from partialdup.core.config import CROWD_DOCUMENTS
-from partialdup.core.types import DocumentFeatures
+# The named list of boilerplate sentences, re-exported: its home is boilerplate_listing.
+from partialdup.match.boilerplate_listing import EXCERPT_CHARS, BoilerplateListing, BoilerplateSentence, boilerplate_sentences
 from partialdup.match.pair_rows import PairRows, PairSource, key_codes, pair_rows_of
 from partialdup.match.pairs import SentenceKey
 
@@ -66,9 +67,6 @@ __all__ = [
     "reference_boilerplate",
 ]
 
-#: Characters of a boilerplate sentence shown as its excerpt.
-EXCERPT_CHARS = 80
-
 # CROWD_DOCUMENTS (core/config.py): the search never makes the pairs among
 # sentences whole-matched in that many other documents, n (n - 1) / 2 for a
 # line in n documents: a help text's "To access this command..." in 900
@@ -81,32 +79,6 @@ def crowd_documents(limit: int) -> int:
     """Other documents from which a sentence is boilerplate whatever else is
     found, under the rule's ``limit`` (0: the rule is off, no sentence is)."""
     return max(limit, CROWD_DOCUMENTS) if limit else 0
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class BoilerplateSentence:
-    """A sentence taken for boilerplate.
-
-    Attributes:
-        doc: Its document's id.
-        sentence: Its index in the document.
-        start: Offset of the sentence in its document.
-        end: One past its end.
-        documents: How many other documents hold a copy of it.
-        excerpt: Its first characters, white space collapsed.
-    """
-
-    doc: str
-    sentence: int
-    start: int
-    end: int
-    documents: int
-    excerpt: str = ""
-
-    def record(self) -> dict[str, object]:
-        """The JSONL record of ``--show-boilerplate`` (its own kind)."""
-        return {"kind": "boilerplate", "doc": self.doc, "sentence": self.sentence, "start": self.start,
-                "end": self.end, "documents": self.documents, "excerpt": self.excerpt}
 
 
 @dataclass(frozen=True)
@@ -447,67 +419,3 @@ def boilerplate_verdict_plain(
         if side == other:
             second_side[key] = count
     return Boilerplate(first_side, second_side)
-
-
-def boilerplate_sentences(verdict: Boilerplate, docs: Sequence[DocumentFeatures]) -> tuple[BoilerplateSentence, ...]:
-    """The first side's boilerplate sentences, named (document id, offsets,
-    an excerpt when the text is known), sorted by document id and sentence."""
-    rows = []
-    for (number, index), documents in verdict.first.items():
-        doc = docs[number]
-        sentence = doc.sentences[index]
-        excerpt = _excerpt(doc.text[sentence.start : sentence.end]) if doc.text is not None else ""
-        rows.append((doc.id, index, sentence.start, sentence.end, documents, excerpt))
-    # Sorted as tuples of the fields, the order the dataclass's own
-    # comparison gives (which builds two tuples per comparison: a quarter of
-    # a second over the English bench corpus's boilerplate sentences).
-    rows.sort()
-    return tuple(BoilerplateSentence(*row) for row in rows)
-
-
-class BoilerplateListing(Sequence[BoilerplateSentence]):
-    """:func:`boilerplate_sentences`, made when first read: a run's list is
-    read with ``--show-boilerplate`` only (making it took 0.05-0.10 s at the
-    end of every English bench run, the other core idle). Equal to the
-    tuple it holds; pickled as that tuple.
-
-    Args:
-        verdict: The rule's verdict.
-        docs: The first side's documents, by number.
-    """
-
-    def __init__(self, verdict: Boilerplate, docs: Sequence[DocumentFeatures]) -> None:
-        self._source: tuple[Boilerplate, Sequence[DocumentFeatures]] | None = (verdict, docs)
-        self._made: tuple[BoilerplateSentence, ...] = ()
-
-    def _listed(self) -> tuple[BoilerplateSentence, ...]:
-        if self._source is not None:
-            self._made, self._source = boilerplate_sentences(*self._source), None
-        return self._made
-
-    def __len__(self) -> int:
-        return len(self._listed())
-
-    def __getitem__(self, index: Any) -> Any:
-        return self._listed()[index]
-
-    def __iter__(self) -> Iterator[BoilerplateSentence]:
-        return iter(self._listed())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and self._listed() == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(self._listed())
-
-    def __repr__(self) -> str:
-        return repr(self._listed())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (tuple, (self._listed(),))
-
-
-def _excerpt(text: str) -> str:
-    piece = " ".join(text.split())
-    return piece if len(piece) <= EXCERPT_CHARS else piece[: EXCERPT_CHARS - 1] + "…"
-
