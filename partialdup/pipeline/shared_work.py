@@ -81,7 +81,8 @@ def shared_pieces(
     try:
         if processes and meanwhile is not None:
             meanwhile()
-        yield from _in_order(counter, results, processes, count, here, back)
+        yield from _ended_before_last(_in_order(counter, results, processes, count, here, back), count,
+                                      partial(_end_pieces, processes, results, False))
     except BaseException:
         for process in processes:
             process.terminate()
@@ -150,11 +151,15 @@ class LaterPieces(Generic[R]):
         them: the helpers' (turned by ``back``) and those left, computed
         here by ``here``. Read once."""
         try:
-            yield from _in_order(self._counter, self._results, self._processes, self._count, here, back)
+            yield from _ended_before_last(_in_order(self._counter, self._results, self._processes, self._count, here, back),
+                                          self._count, self._joined)
         except BaseException:
             self.close()
             raise
-        if self._ending.detach() is not None:  # every result read: the helpers end by themselves
+
+    def _joined(self) -> None:
+        # Every result read: the helpers end by themselves.
+        if self._ending.detach() is not None:
             _end_pieces(self._processes, self._results, False)
 
     def close(self) -> None:
@@ -260,6 +265,20 @@ def _serve(counter: Any, results: Any, there: Callable[[int], Any], count: int) 
             break
     results.close()
     results.join_thread()  # every result written to the pipe before the helper ends
+
+
+def _ended_before_last(results: Iterator[R], count: int, end: Callable[[], object]) -> Iterator[R]:
+    """The ``count`` results, ``end`` (the helpers joined) run before the
+    last is handed over: a reader that takes just the results it needs (one
+    ``next()`` per document) leaves the generator at the last one, and it
+    would end only when collected, the helpers then terminated, whatever
+    they were doing (a test saw one killed while it exited)."""
+    if not count:
+        end()
+    for done, result in enumerate(results, 1):
+        if done == count:
+            end()
+        yield result
 
 
 def _in_order(

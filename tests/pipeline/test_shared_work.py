@@ -294,3 +294,32 @@ def test_results_taken_when_ready_end_the_helper_and_are_kept_for_when_asked():
     closed.run([(_slow, (8,))])
     closed.close()
     closed.take_ready()  # closed: nothing to read, no error
+
+
+def test_later_pieces_read_to_the_last_one_only_are_joined_not_killed():
+    # One next() per result, as the features' merge takes them: the helpers
+    # are joined before the last result is handed over, never terminated
+    # when the suspended generator is closed (they were, a flaky test saw it).
+    double = lambda number: 2 * number  # noqa: E731
+    pieces = LaterPieces(_FORK, 1, double)
+    pieces.start(12, _piece_with, 1)
+    reading = pieces.results(lambda number: _piece_with(double, 1, number))
+    got = [next(reading) for _ in range(12)]
+    assert [value for value, _ in got] == [2 * number for number in range(12)]
+    assert not pieces._ending.alive and pieces._processes[0].exitcode == 0
+    reading.close()
+    assert pieces._processes[0].exitcode == 0 and not multiprocessing.active_children()
+
+
+def test_results_end_their_helpers_before_the_last_one_is_handed_over():
+    from partialdup.pipeline.shared_work import _ended_before_last
+
+    seen = []
+    reading = _ended_before_last(iter("abc"), 3, lambda: seen.append("ended"))
+    assert [next(reading), next(reading)] == ["a", "b"] and seen == []
+    assert next(reading) == "c" and seen == ["ended"]
+    assert list(_ended_before_last(iter(()), 0, lambda: seen.append("none"))) == [] and seen == ["ended", "none"]
+    pieces = shared_pieces(_FORK, 1, 6, _slow_pid, _slow_pid, lambda number, value: value)
+    assert len([next(pieces) for _ in range(6)]) == 6
+    assert not multiprocessing.active_children()  # joined with the last result, before the generator ends
+    pieces.close()
