@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from partialdup.core.config import CROWD_DOCUMENTS
 # The named list of boilerplate sentences, re-exported: its home is boilerplate_listing.
 from partialdup.match.boilerplate_listing import EXCERPT_CHARS, BoilerplateListing, BoilerplateSentence, boilerplate_sentences
-from partialdup.match.pair_rows import PairRows, PairSource, key_codes, pair_rows_of
+from partialdup.match.pair_rows import PairRows, PairSource, codes_of, pair_rows_of
 from partialdup.match.pairs import SentenceKey
 
 if TYPE_CHECKING:
@@ -137,8 +137,7 @@ def _sorted_key_codes(keys: Mapping[SentenceKey, int]) -> Any:
     # The keys' codes (pair_rows.key_codes), sorted.
     import numpy as np
 
-    rows = _key_rows(keys)
-    return np.sort(key_codes(rows[:, 0], rows[:, 1]))
+    return np.sort(codes_of(keys))
 
 
 #: The verdict of a rule that is off.

@@ -23,7 +23,10 @@ from partialdup.core.arrays import sorted_unique
 if TYPE_CHECKING:
     from partialdup.match.pairs import SentenceKey
 
-__all__ = ["KeyPositions", "PairRows", "PairSource", "RowsLookup", "key_codes", "pair_key_rows", "pair_rows_of"]
+__all__ = [
+    "KeyPositions", "PairRows", "PairSource", "RowsLookup", "codes_of", "key_codes", "pair_codes", "pair_key_rows",
+    "pair_rows_of",
+]
 
 #: The sentence numbers' room in a sentence's code (documents and sentences
 #: are numbered below 2**31, as in :mod:`partialdup.match.boilerplate`).
@@ -33,6 +36,12 @@ _SENTENCES = 1 << 31
 def key_codes(documents: np.ndarray, sentences: np.ndarray) -> np.ndarray:
     """One int64 per (document, sentence) key, ordered as the keys are."""
     return np.asarray(documents, np.int64) * _SENTENCES + np.asarray(sentences, np.int64)
+
+
+def codes_of(keys: Iterable[SentenceKey]) -> np.ndarray:
+    """:func:`key_codes` of (document, sentence) keys given one by one."""
+    flat = np.fromiter(chain.from_iterable(keys), np.int64).reshape(-1, 2)
+    return key_codes(flat[:, 0], flat[:, 1])
 
 
 @dataclass(frozen=True)
@@ -210,8 +219,7 @@ class RowsLookup:
 
     def contains_many(self, pairs: Sequence[tuple[SentenceKey, SentenceKey]]) -> np.ndarray:
         """Whether each (first, second) pair is among the rows (a mask)."""
-        keys = np.fromiter(chain.from_iterable(chain.from_iterable(pairs)), np.int64, 4 * len(pairs)).reshape(-1, 4)
-        return self._at(key_codes(keys[:, 0], keys[:, 1]), key_codes(keys[:, 2], keys[:, 3])) >= 0
+        return self._at(*pair_codes(pairs)) >= 0
 
     def _at(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         # Each pair's place in the arrays, -1 when absent.
@@ -235,8 +243,7 @@ class KeyPositions:
     """
 
     def __init__(self, keys: Sequence[SentenceKey]) -> None:
-        flat = np.fromiter(chain.from_iterable(keys), np.int64, 2 * len(keys)).reshape(-1, 2)
-        codes = key_codes(flat[:, 0], flat[:, 1])
+        codes = codes_of(keys)
         self._order = np.argsort(codes, kind="stable")
         self._codes = codes[self._order]
 
@@ -270,6 +277,12 @@ def pair_rows_of(pairs: PairSource) -> np.ndarray:
         return key_rows()  # type: ignore[no-any-return]
     flat = list(chain.from_iterable(chain.from_iterable(pairs)))  # type: ignore[arg-type]
     return np.fromiter(flat, np.int32, len(flat)).reshape(-1, 2)
+
+
+def pair_codes(pairs: PairSource) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`key_codes` of the first and of the second sentences of pairs."""
+    rows = pair_rows_of(pairs)
+    return key_codes(rows[0::2, 0], rows[0::2, 1]), key_codes(rows[1::2, 0], rows[1::2, 1])
 
 
 def pair_key_rows(*parts: PairSource) -> np.ndarray:

@@ -10,7 +10,6 @@ sentences (two neighbours read as one, see
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -18,7 +17,7 @@ import numpy as np
 from partialdup.core.arrays import sorted_isin
 from partialdup.index.sparse import PairMatches
 from partialdup.core.types import SentencePair
-from partialdup.match.pair_rows import KeyPositions, PairRows, RowsLookup
+from partialdup.match.pair_rows import KeyPositions, PairRows, RowsLookup, pair_codes, pair_rows_of
 
 __all__ = ["FoundPairs", "SentenceKey", "evident", "rejoined_hits"]
 
@@ -233,8 +232,7 @@ class FoundPairs:
         if self._order is not None and not same:
             return None
         width = max(len(first_keys), len(second_keys), 1)
-        codes = np.concatenate([self._direct_codes(first_keys, second_keys, width),
-                                *self._rows_codes(first_keys, second_keys, width)])
+        codes = self._position_codes(first_keys, second_keys, width)
         codes.sort()
         if self._order is None:
             return lambda first, second: sorted_isin(first * width + second, codes, among_sorted=True)
@@ -247,28 +245,21 @@ class FoundPairs:
 
         return recorded
 
-    def _direct_codes(self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey], width: int) -> np.ndarray:
-        # found_rows' codes of the direct records made one by one.
-        if not self._direct:
-            return np.empty(0, np.int64)
-        first_at = {key: at for at, key in enumerate(first_keys)}
-        second_at = first_at if first_keys is second_keys else {key: at for at, key in enumerate(second_keys)}
-        return np.fromiter(
-            (first_at[a] * width + second_at[b] for a, b in self._direct if a in first_at and b in second_at), np.int64)
-
-    def _rows_codes(
+    def _position_codes(
         self, first_keys: Sequence[SentenceKey], second_keys: Sequence[SentenceKey], width: int,
-    ) -> list[np.ndarray]:
-        # found_rows' codes of the records held as arrays (some may be made
-        # already: a code twice is the same code).
-        if not self._known:
-            return []
+    ) -> np.ndarray:
+        # found_rows' codes (first position * width + second position) of
+        # every direct pair, made one by one or held as arrays (some held
+        # are made already: a code twice is the same code), those whose
+        # sentences both lists hold.
+        direct_first, direct_second = pair_codes(list(self._direct))
         held = PairRows.joined(self._known)
         first_at = KeyPositions(first_keys)
         second_at = first_at if first_keys is second_keys else KeyPositions(second_keys)
-        first, second = first_at.of(held.first_codes()), second_at.of(held.second_codes())
+        first = first_at.of(np.concatenate((direct_first, held.first_codes())))
+        second = second_at.of(np.concatenate((direct_second, held.second_codes())))
         both = (first >= 0) & (second >= 0)
-        return [first[both] * width + second[both]]
+        return first[both] * width + second[both]
 
     def add_rejoined(self, parts: tuple[SentenceKey, SentenceKey], other: SentenceKey, score: float, *, parts_first: bool = True) -> None:
         """Record that two neighbouring sentences, read as one, copy ``other``.
@@ -319,9 +310,7 @@ class FoundPairs:
         """:meth:`pairs` as an (2n, 2) int32 array of (document, sentence)
         rows: first, second, first, ... (as
         :mod:`partialdup.match.boilerplate` reads them)."""
-        made = list(chain.from_iterable(chain.from_iterable(self._made_pairs())))
-        rows = np.fromiter(made, np.int32, len(made)).reshape(-1, 2)
-        return np.concatenate([*(block.key_rows() for block in self._rows), rows])
+        return np.concatenate([*(block.key_rows() for block in self._rows), pair_rows_of(self._made_pairs())])
 
     def _made_pairs(self) -> Iterator[tuple[SentenceKey, SentenceKey]]:
         # pairs() but those held as arrays.

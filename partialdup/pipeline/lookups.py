@@ -416,9 +416,7 @@ class LookupStage(HeadlineStage):
         """(query row, key_of(indexed key)) of the pairs sharing fewer than
         ``min_shared`` features (see :meth:`_evident`); empty when no
         character check is on."""
-        if self._near is None:
-            return set()
-        low = matches.shared < self.config.min_shared
+        low = self._weak_rows(matches)
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
 
