@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin"]
+__all__ = ["dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -88,6 +88,24 @@ def ranges(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     offset = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     return item, offset
+
+
+def weighted_slices(weights: np.ndarray, bound: int) -> list[tuple[int, int]]:
+    """Consecutive ``(low, high)`` slices covering ``weights``, each weighing
+    about ``bound``: a slice ends before the item its weights would pass a
+    multiple of ``bound`` with, so that each slice but the first weighs less
+    than ``bound`` besides its first item, and the first ``bound`` at most
+    unless its first item alone weighs more.
+    None for no items; one for a total of ``bound`` or less. (Vectorised:
+    millions of items, the group pairs of a search.)"""
+    count = len(weights)
+    cumulative = np.cumsum(np.asarray(weights, np.int64))
+    total = int(cumulative[-1]) if count else 0
+    if total <= bound:
+        return [(0, count)] if count else []
+    cuts = np.searchsorted(cumulative, np.arange(bound, total, bound, dtype=np.int64), side="right")
+    edges = sorted_unique(np.concatenate(([0], cuts, [count])))
+    return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
 
 
 def equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

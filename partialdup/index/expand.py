@@ -23,7 +23,7 @@ import numpy as np
 from partialdup.core.arrays import ranges, sorted_unique
 from partialdup.index.groups import BagGroups
 
-__all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "omitted_links"]
+__all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "omitted_links", "sorted_pairs"]
 
 
 def expand_queries(
@@ -119,6 +119,28 @@ def expand_within(group: np.ndarray, blocks: Blocks, crowded: np.ndarray) -> tup
     base = blocks.first[group][pair]
     item, a, b = _block_product(base + j, base + i, blocks)
     return _oriented(pair[item], a, b, crowded)
+
+
+def sorted_pairs(parts: list[tuple[np.ndarray, ...]], width: int) -> list[np.ndarray]:
+    """The columns of the pairs made in ``parts`` (query, key, then any
+    others), each joined, sorted by (query, key) (``width``: more than any
+    key). ``parts`` is emptied, and each column replaced as it is joined and
+    as it is sorted, so that the pairs are held about once: joined all
+    together, then sorted, the English bench corpus's near misses took
+    77 MB more than the pairs they are (traced)."""
+    columns = [list(column) for column in zip(*parts)]
+    parts.clear()
+    joined = []
+    for number, column in enumerate(columns):
+        joined.append(np.concatenate(column))
+        columns[number] = []
+    code = joined[0] * width + joined[1]
+    if len(code) and not bool((code[1:] > code[:-1]).all()):  # one group's pairs come out sorted
+        order = np.argsort(code, kind="stable")
+        del code
+        for number in range(len(joined)):
+            joined[number] = joined[number][order]
+    return joined
 
 
 def crowded_groups(

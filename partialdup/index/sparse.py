@@ -33,8 +33,11 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_isin
-from partialdup.index.expand import Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links
+from partialdup.core.arrays import sorted_isin, weighted_slices
+from partialdup.index.expand import (
+    Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links, sorted_pairs,
+)
+from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
 from partialdup.index.flatbags import FlatBags
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
@@ -56,8 +59,8 @@ BLOCK_ROWS = 4096
 #: the corpus and however common its features.
 BLOCK_POSTINGS = 20_000_000
 
-#: Group pairs expanded to sentence pairs at once by :meth:`SparseIndex.search_all`
-#: (with a ``keep`` filter, bounds the pairs held before it is applied).
+#: About how many sentence pairs :meth:`SparseIndex.search_all` makes from its
+#: group pairs at once (the most a ``keep`` filter is applied to at once).
 EXPAND_PAIRS = 1 << 18
 
 
@@ -99,55 +102,6 @@ class PairMatches:
         return replace(self, query=self.query[keep], key=self.key[keep], score=self.score[keep], shared=self.shared[keep])
 
 
-@dataclass
-class _SharedProduct:
-    """The searches :meth:`SparseIndex.sharing_candidates` expects (a rule
-    each time it is expected) and, once the product is made, what each
-    rule accepted."""
-
-    waiting: collections.Counter[CopyRule]
-    found: dict[CopyRule, _Accepted] | None = None
-
-    def expects(self, rule: CopyRule) -> bool:
-        return self.waiting[rule] > 0
-
-    def take(self, rule: CopyRule) -> _Accepted:
-        assert self.found is not None
-        self.waiting[rule] -= 1
-        # Let a rule's pairs go with its last search (two rules may be one).
-        return self.found[rule] if self.waiting[rule] else self.found.pop(rule)
-
-
-@dataclass(frozen=True)
-class _Accepted:
-    """The (query row, group) pairs a rule accepted and their shared counts,
-    narrow (12 bytes a pair: a shared product holds those of every rule
-    until its search); scored when read (:meth:`SparseIndex._matched`)."""
-
-    query: np.ndarray  # int32
-    group: np.ndarray  # int32
-    shared: np.ndarray  # int32
-    candidates: int
-
-
-_NONE = np.empty(0, np.int32)
-
-
-def _joined(parts: Sequence[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
-
-
-@dataclass(frozen=True)
-class _GroupMatches:
-    """Accepted (query row, group) pairs, before expansion to members."""
-
-    query: np.ndarray
-    group: np.ndarray
-    score: np.ndarray
-    shared: np.ndarray
-    candidates: int
-
-
 class Indexed(Protocol):
     """What :class:`SparseIndex` reads of an index: a
     :class:`~partialdup.index.inverted.FeatureIndex`, or sentences held as
@@ -185,7 +139,7 @@ class SparseIndex:
         self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
         self._usual_t = self._usual.T.tocsr()
         self._product: CandidateProduct | None = None
-        self._shared: _SharedProduct | None = None
+        self._shared: SharedProduct | None = None
 
     def using(self, product: CandidateProduct | None) -> SparseIndex:
         """This index, its candidate products run by ``product`` (an engine's,
@@ -205,7 +159,7 @@ class SparseIndex:
         matches, near misses, loose candidates). Each rule's accepted group
         pairs are held until its search. The same matches either way."""
         view = copy.copy(self)
-        view._shared = _SharedProduct(collections.Counter(rules))
+        view._shared = SharedProduct(collections.Counter(rules))
         return view
 
     def feature_count(self) -> int:
@@ -302,24 +256,22 @@ class SparseIndex:
         out = np.bincount(self._groups.group_of[apart], minlength=len(self._groups)) == self._groups.sizes
         pairs = np.flatnonzero(~(out[found.query] & out[found.group]))
         blocks = Blocks.of(self._groups, self._docs)
-        parts = []
-        step = EXPAND_PAIRS if keep is not None else max(len(pairs), 1)  # whole when all is kept: no copies
-        for low in range(0, len(pairs), step):
-            chosen = pairs[low : low + step]
+        parts: list[tuple[np.ndarray, ...]] = []
+        # A few sentence pairs at a time: the expansion's arrays are several times its
+        # pairs (74 MB at once for the English bench corpus's 790,000 near misses).
+        sizes_of = self._groups.sizes
+        for low, high in weighted_slices(sizes_of[found.query[pairs]] * sizes_of[found.group[pairs]], EXPAND_PAIRS):
+            chosen = pairs[low:high]
             item, query, key = expand_across(found.query[chosen], found.group[chosen], blocks, apart)
             parts.append(kept_pairs(query, key, found.score[chosen][item], found.shared[chosen][item], keep))
         selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
         within, larger, smaller = expand_within(selves, blocks, apart)
         parts.append(kept_pairs(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
-        query, key, score, shared = (np.concatenate(column) for column in zip(*parts))
         links = omitted_links(found.query, found.group, out, copies, blocks) if boilerplate > 0 else np.empty((0, 2), np.int64)
-        code = query * max(len(self._docs), 1) + key
-        if len(code) and not bool((code[1:] > code[:-1]).all()):  # one group's pairs come out sorted
-            order = np.argsort(code, kind="stable")
-            query, key, score, shared = query[order], key[order], score[order], shared[order]
+        query, key, score, shared = sorted_pairs(parts, max(len(self._docs), 1))
         return PairMatches(query, key, score, shared, found.candidates, skipped, common, links)
 
-    def _with_identical(self, found: _GroupMatches, identical: tuple[np.ndarray, np.ndarray], sizes: np.ndarray) -> _GroupMatches:
+    def _with_identical(self, found: GroupMatches, identical: tuple[np.ndarray, np.ndarray], sizes: np.ndarray) -> GroupMatches:
         """Add each query's identical group (``identical``: query rows and
         their groups): a bag made only of over-frequent features shares no
         usual one with its copies, yet is their copy."""
@@ -331,7 +283,7 @@ class SparseIndex:
         group = np.concatenate((found.group, groups))
         score = np.concatenate((found.score, np.ones(len(rows), np.float64)))
         shared = np.concatenate((found.shared, sizes[rows]))
-        return _GroupMatches(query, group, score, shared, found.candidates + len(rows))
+        return GroupMatches(query, group, score, shared, found.candidates + len(rows))
 
     def _blocks(
         self,
@@ -341,7 +293,7 @@ class SparseIndex:
         rules: Sequence[CopyRule],
         *,
         below_self: bool,
-    ) -> list[_Accepted]:
+    ) -> list[Accepted]:
         """The candidates of the blocked product, scored once for each of ``rules``."""
         parts: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in rules]
         candidates = 0
@@ -353,18 +305,16 @@ class SparseIndex:
                 kept.append((query[keep].astype(np.int32), group[keep].astype(np.int32), shared[keep].astype(np.int32)))
         accepted = []
         for kept in parts:
-            query, group, shared = (_joined(column) for column in zip(*kept)) if kept else (_NONE, _NONE, _NONE)
-            accepted.append(_Accepted(query, group, shared, candidates))
+            query, group, shared = (joined(column) for column in zip(*kept)) if kept else (NONE, NONE, NONE)
+            accepted.append(Accepted(query, group, shared, candidates))
         return accepted
 
-    def _matched(self, accepted: _Accepted, sizes: np.ndarray, rule: CopyRule) -> _GroupMatches:
+    def _matched(self, accepted: Accepted, sizes: np.ndarray, rule: CopyRule) -> GroupMatches:
         """The group pairs ``rule`` accepted, with their scores (computed as
         when they were accepted: the same floats)."""
-        query, group, shared = (column.astype(np.int64) for column in (accepted.query, accepted.group, accepted.shared))
-        score = accept(shared, sizes[query], self._group_sizes[group], rule)[1]
-        return _GroupMatches(query, group, score, shared, accepted.candidates)
+        return accepted.scored(sizes, self._group_sizes, rule)
 
-    def _all_blocks(self, rule: CopyRule) -> _GroupMatches:
+    def _all_blocks(self, rule: CopyRule) -> GroupMatches:
         """:meth:`search_all`'s accepted group pairs of ``rule``: those kept by
         the one product of :meth:`sharing_candidates` when ``rule`` is one of
         its rules, else a product of their own."""

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique
+from partialdup.core.arrays import dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique, weighted_slices
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -113,3 +113,19 @@ def test_dense_unique_is_np_unique_with_its_inverse(values, spare):
     want, inverse = np.unique(values, return_inverse=True)
     assert distinct.tolist() == want.tolist() and place.tolist() == inverse.reshape(-1).tolist()
     assert distinct.dtype == np.int64 and place.dtype == np.int64
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.int64, st.integers(0, 40), elements=st.integers(0, 9)), st.integers(1, 20))
+def test_weighted_slices_cover_the_items_in_order_each_about_the_bound(weights, bound):
+    slices = weighted_slices(weights, bound)
+    if not len(weights):
+        assert slices == []
+        return
+    # Consecutive, none empty, covering every item.
+    assert [low for low, _ in slices] == [0, *(high for _, high in slices[:-1])] and slices[-1][1] == len(weights)
+    assert all(high > low for low, high in slices)
+    # The first weighs the bound at most, the others less besides their first item.
+    assert int(weights[: slices[0][1]].sum()) <= bound or weights[0] > bound
+    assert all(int(weights[low + 1 : high].sum()) < bound for low, high in slices[1:])
+    assert len(slices) == 1 or int(weights.sum()) > bound

@@ -195,7 +195,8 @@ def test_members_of_a_large_group_pair_once_each():
 @given(pools, rules, st.sampled_from([2, 50]), st.integers(1, 3), st.data())
 def test_a_filter_applied_as_pairs_are_made_keeps_what_filtering_afterwards_keeps(pool, rule, max_postings, step, data):
     # search_all(keep=f) against the plain way: every pair made, then f; made
-    # a few group pairs at a time (EXPAND_PAIRS), with crowded keys too.
+    # a few sentence pairs at a time (EXPAND_PAIRS), with crowded keys too;
+    # and without the filter, every pair made a few at a time as made at once.
     import partialdup.index.sparse as module
 
     indexed = _repeated(data, pool, 24)
@@ -213,10 +214,12 @@ def test_a_filter_applied_as_pairs_are_made_keeps_what_filtering_afterwards_keep
     module.EXPAND_PAIRS = step
     try:
         kept = searched.search_all(rule, crowded=crowded, keep=keep)
+        every_in_parts = searched.search_all(rule, crowded=crowded)
     finally:
         module.EXPAND_PAIRS = original
     for name in ("query", "key", "score", "shared"):
         assert getattr(kept, name).tolist() == getattr(every, name)[mask].tolist()
+        assert getattr(every_in_parts, name).tolist() == getattr(every, name).tolist()
     assert kept.candidates == every.candidates
 
 
