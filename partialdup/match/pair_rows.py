@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence, Union
 
 import numpy as np
 
-from partialdup.core.arrays import sorted_unique
+from partialdup.core.arrays import sorted_isin, sorted_unique
 
 if TYPE_CHECKING:
     from partialdup.match.pairs import SentenceKey
 
 __all__ = [
-    "KeyPositions", "PairRows", "PairSource", "RowsLookup", "codes_of", "key_codes", "pair_codes", "pair_key_rows",
-    "pair_rows_of",
+    "KeyPositions", "PairRows", "PairSource", "PairsByDocuments", "RowsLookup", "codes_of", "key_codes", "pair_codes",
+    "pair_key_rows", "pair_rows_of",
 ]
 
 #: The sentence numbers' room in a sentence's code (documents and sentences
@@ -80,6 +80,14 @@ class PairRows:
         first_doc, first_sentence, second_doc, second_sentence = columns
         rank = _first_appearance(key_codes(first_doc, second_doc))
         return cls(first_doc, first_sentence, second_doc, second_sentence, score, weak, rank)
+
+    @classmethod
+    def of_records(cls, records: Sequence[tuple[SentenceKey, SentenceKey, float, bool]]) -> PairRows:
+        """Rows of (first, second, score, weak) records, in order."""
+        keys = np.array([(*first, *second) for first, second, _, _ in records], np.int64).reshape(-1, 4)
+        score = np.array([record[2] for record in records], np.float64)
+        weak = np.array([record[3] for record in records], bool)
+        return cls.of(keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3], score, weak)
 
     @classmethod
     def at_positions(cls, documents: np.ndarray, sentences: np.ndarray, first: np.ndarray, second: np.ndarray,
@@ -142,6 +150,12 @@ class PairRows:
         first_sentence = np.where(swap, self.second_sentence, self.first_sentence)
         second_sentence = np.where(swap, self.first_sentence, self.second_sentence)
         return PairRows.of(first_doc, first_sentence, second_doc, second_sentence, self.score, self.weak)
+
+    def touching(self, firsts: Iterable[SentenceKey], seconds: Iterable[SentenceKey]) -> PairRows:
+        """The rows whose first sentence is one of ``firsts`` or whose second
+        is one of ``seconds``, in order."""
+        kept = sorted_isin(self.first_codes(), codes_of(firsts)) | sorted_isin(self.second_codes(), codes_of(seconds))
+        return self.take(kept)
 
     def first_codes(self) -> np.ndarray:
         """:func:`key_codes` of the first sentences."""
@@ -231,6 +245,41 @@ class RowsLookup:
         at = np.minimum(np.searchsorted(self._codes, codes), len(self._codes) - 1)
         hit = (self._firsts[i] == first) & (self._seconds[j] == second) & (self._codes[at] == codes)
         return np.where(hit, at, -1)
+
+
+class PairsByDocuments:
+    """The rows of each document pair, as (first, second, weak) in order,
+    made when a pair is asked for (:meth:`get`): the document pairs are
+    those of the rows oriented by ``order`` (as
+    :class:`~partialdup.match.pairs.FoundPairs` stores them), the rows as
+    they are. Where a dictionary of every pair's records took a tuple per
+    row: 115,783 on the English bench corpus, nine in ten never asked for
+    (boilerplate).
+
+    Args:
+        rows: The rows.
+        order: Each document's place (by document number), or None: as they are.
+    """
+
+    def __init__(self, rows: PairRows, order: Sequence[int] | None) -> None:
+        oriented = rows.oriented(order)
+        codes = key_codes(oriented.first_doc, oriented.second_doc)
+        self._rows = rows
+        self._order = np.argsort(codes, kind="stable")  # each pair's rows in order
+        self._codes = codes[self._order]
+
+    def get(
+        self, documents: tuple[int, int], default: Sequence[tuple[SentenceKey, SentenceKey, bool]] = ()
+    ) -> Sequence[tuple[SentenceKey, SentenceKey, bool]]:
+        """(first, second, weak) of the rows of the document pair ``documents``
+        (as oriented), in order; ``default`` when it has none."""
+        code = documents[0] * _SENTENCES + documents[1]
+        low, high = np.searchsorted(self._codes, code, side="left"), np.searchsorted(self._codes, code, side="right")
+        if low == high:
+            return default
+        at, rows = self._order[low:high], self._rows
+        firsts = PairRows._keys(rows.first_doc[at], rows.first_sentence[at])
+        return list(zip(firsts, PairRows._keys(rows.second_doc[at], rows.second_sentence[at]), rows.weak[at].tolist()))
 
 
 class KeyPositions:

@@ -404,6 +404,12 @@ class FoundPairs:
         self._weak.update(held.take(held.weak))
         return made
 
+    @property
+    def order(self) -> Sequence[int] | None:
+        """Each document's place (by document number) that orients the pairs
+        (:meth:`oriented`); None: as given."""
+        return self._order
+
     def oriented(self, first: SentenceKey, second: SentenceKey) -> tuple[SentenceKey, SentenceKey]:
         """The pair as stored: (A sentence, B sentence)."""
         order = self._order

@@ -31,11 +31,12 @@ from partialdup.match.embedded import (
 )
 from partialdup.match.headline_search import candidate_pairs, headline_candidate_numbers
 from partialdup.match.keyed import KeyedMatches
+from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import SentenceKey
 from partialdup.pipeline.edits import EditedStage, collection_words, scanned_sentences
 from partialdup.pipeline.sidework import Apart, Beside, inline_beside
 
-__all__ = ["HeadlineCandidate", "HeadlineStage", "Records"]
+__all__ = ["HeadlineCandidate", "HeadlineStage", "Records", "WholeMatches"]
 
 #: (side, headline, other side, longer sentence): a headline candidate.
 HeadlineCandidate = tuple[int, SentenceKey, int, SentenceKey]
@@ -43,6 +44,10 @@ HeadlineCandidate = tuple[int, SentenceKey, int, SentenceKey]
 #: (first sentence, second sentence, score) records: a list, or a search's
 #: arrays read as records (match/keyed.py).
 Records = Union[KeyedMatches, list[tuple[SentenceKey, SentenceKey, float]]]
+
+#: The whole matches, (first sentence, second sentence, score, weak): a
+#: list, or their arrays (``detect``'s, match/pair_rows.py).
+WholeMatches = Union[PairRows, list[tuple[SentenceKey, SentenceKey, float, bool]]]
 
 
 class HeadlineStage(EditedStage):
@@ -52,7 +57,7 @@ class HeadlineStage(EditedStage):
         self,
         a_docs: Sequence[DocumentFeatures],
         b_docs: Sequence[DocumentFeatures],
-        whole: list[tuple[SentenceKey, SentenceKey, float, bool]],
+        whole: WholeMatches,
         near: Records,
         candidates: list[HeadlineCandidate] | None = None,
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
@@ -160,7 +165,7 @@ class HeadlineStage(EditedStage):
 
 
 def _pairs_touching(
-    whole: Iterable[tuple[SentenceKey, SentenceKey, float, bool]],
+    whole: WholeMatches,
     near: Records,
     least: float,
     first: set[SentenceKey],
@@ -171,8 +176,12 @@ def _pairs_touching(
     # by containment only: a sentence sharing a phrase with the longer one),
     # but the near misses whose first sentence is not in `first` nor second in
     # `second` (they pair no sentence wanted: a million on the English bench
-    # corpus, passed over on their arrays).
-    yield from ((a, b) for a, b, _, _ in whole)
+    # corpus, passed over on their arrays); the same for the whole matches
+    # held as arrays.
+    if isinstance(whole, PairRows):
+        yield from whole.touching(first, second)
+    else:
+        yield from ((a, b) for a, b, _, _ in whole)
     if isinstance(near, KeyedMatches):
         yield from ((a, b) for a, b, _ in near.touching(first, second, least))
     else:
@@ -180,7 +189,7 @@ def _pairs_touching(
 
 
 def _paired_with(
-    whole: Iterable[tuple[SentenceKey, SentenceKey, float, bool]],
+    whole: WholeMatches,
     near: Records,
     least: float,
     wanted: set[tuple[int, SentenceKey]],

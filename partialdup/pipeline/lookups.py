@@ -29,7 +29,7 @@ from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.match.verify import NearSentences
 from partialdup.methods.similarity import CopyRule
 from partialdup.pipeline.edits import word_set_candidates
-from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records
+from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records, WholeMatches
 from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, inline_beside, near_copy_rows
 
 __all__ = ["Lookups", "LookupStage"]
@@ -47,8 +47,9 @@ class Lookups:
 
     Attributes:
         whole: (A sentence, B sentence, score, weak) of the whole-sentence
-            matches. Nothing is left out as boilerplate here: the rule
-            decides once every pair is known (see
+            matches; ``detect``'s as arrays (:class:`~partialdup.match.pair_rows.PairRows`:
+            the tail records and judges them so). Nothing is left out as
+            boilerplate here: the rule decides once every pair is known (see
             :mod:`partialdup.match.boilerplate`).
         near: (A sentence, B sentence, score) of the near misses, for the
             character checks (empty when they are off).
@@ -86,11 +87,9 @@ class Lookups:
             characters (those the tail would judge: not whole matches), in
             order, judged from the look-ups on (see
             :meth:`LookupStage._near_judged_soon`); None: the tail judges them.
-        whole_rows: ``detect``: ``whole`` as arrays (the tail records and
-            judges them so); None: read ``whole``.
     """
 
-    whole: list[tuple[SentenceKey, SentenceKey, float, bool]]
+    whole: WholeMatches
     near: Records
     loose: Records
     quoted: list[tuple[SentenceKey, SentenceKey, float]]
@@ -101,7 +100,6 @@ class Lookups:
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
     near_verdicts: Callable[[], PairRows] | None = None
-    whole_rows: PairRows | None = None
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the
@@ -230,12 +228,9 @@ class LookupStage(HeadlineStage):
         crowded_keys = whole_matches.boilerplate
         crowded = frozenset(key_of(key) for key in crowded_keys.tolist())
         crowd_links = tuple((key_of(a), key_of(b)) for a, b in whole_matches.links.tolist())
-        matches = list(zip(whole_matches.query.tolist(), whole_matches.key.tolist(), whole_matches.score.tolist()))
-        weak = self._weak_rows(whole_matches)
-        whole = [(key_of(key), key_of(other_key), score, low) for (key, other_key, score), low in zip(matches, weak.tolist())]
         documents, positions = entry_columns(sentences)
-        whole_rows = PairRows.at_positions(
-            documents, positions, whole_matches.query, whole_matches.key, whole_matches.score, weak)
+        whole = PairRows.at_positions(
+            documents, positions, whole_matches.query, whole_matches.key, whole_matches.score, self._weak_rows(whole_matches))
         searches = [whole_matches]
         # Near misses and loose candidates, a million and more on large runs,
         # stay arrays until the tail reads them (match/keyed.py).
@@ -275,8 +270,7 @@ class LookupStage(HeadlineStage):
                 _not_found_in(words, loose_matches, keys))
         stats = search_stats(index, (*searches, joined))
         return Lookups(
-            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
-            whole_rows=whole_rows)
+            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts)
 
     def _near_judged_soon(
         self, near: PairMatches, whole: PairMatches, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping, Sequence, overload
+from typing import Callable, Iterable, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, SentencePair, Span
 from partialdup.match.boilerplate import BoilerplateListing, boilerplate_verdict, crowd_documents
-from partialdup.match.pair_rows import PairSource, pair_key_rows
+from partialdup.match.pair_rows import PairRows, PairsByDocuments, PairSource, pair_key_rows
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
@@ -17,6 +17,7 @@ from partialdup.match.chains import matchable_ranks
 from partialdup.match.spans import spans_for_documents
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
+from partialdup.pipeline.headlines import WholeMatches
 from partialdup.pipeline.lookups import Lookups
 from partialdup.pipeline.sidework import Judged, edited_copies, judging, near_copies
 
@@ -150,7 +151,7 @@ class SpanStage(EditedStage):
         misses' and loose candidates' arrays are let go once judged
         (:meth:`Lookups.release_judged`)."""
         edited = self._edited
-        found.add_firm(lookups.whole if lookups.whole_rows is None else lookups.whole_rows)
+        found.add_firm(lookups.whole)
         near: Iterable[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
             near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs),
@@ -166,7 +167,7 @@ class SpanStage(EditedStage):
         # Boilerplate: decided once, on every pair of the run, over the whole
         # collection (before `keep`); its pairs are set apart, their spans built too.
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).
-        whole: PairSource = lookups.whole_rows if lookups.whole_rows is not None else [
+        whole: PairSource = lookups.whole if isinstance(lookups.whole, PairRows) else [
             (first, second) for first, second, _, _ in lookups.whole]
         stages = (whole, near, found.edited(), [(host, other) for host, other, _ in lookups.quoted])
         verdict = boilerplate_verdict(pair_key_rows(found, lookups.crowd_links), stages, self.config.boilerplate,
@@ -178,7 +179,7 @@ class SpanStage(EditedStage):
                 for a, b in list(pairs.by_documents):
                     if not keep(a, b):
                         del pairs.by_documents[(a, b)]
-        whole_words = self._whole_by_pair(lookups.whole, found) if edited is not None else {}
+        whole_words = self._whole_by_pair(lookups.whole if edited is not None else [], found)  # words judged for edits
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
         detection = self._detection(a_docs, b_docs, found, skipping, whole_words, runner)
         listed = BoilerplateListing(verdict, a_docs)
@@ -187,18 +188,12 @@ class SpanStage(EditedStage):
         set_apart = self._detection(a_docs, b_docs, apart, lookups, whole_words, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
 
-    def _whole_by_pair(
-        self, whole: Sequence[tuple[SentenceKey, SentenceKey, float, bool]], found: FoundPairs
-    ) -> dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]]:
+    def _whole_by_pair(self, whole: WholeMatches, found: FoundPairs) -> PairsByDocuments:
         """The whole matches by document pair (A number, B number, as
         ``found`` stores them): (first, second, weak) of each, in order, for
-        :meth:`_judge_whole_words` of the pairs whose spans are built."""
-        by_pair: dict[tuple[int, int], list[tuple[SentenceKey, SentenceKey, bool]]] = {}
-        oriented = found.oriented
-        for first, second, _, weak in whole:
-            a_key, b_key = oriented(first, second)
-            by_pair.setdefault((a_key[0], b_key[0]), []).append((first, second, weak))
-        return by_pair
+        :meth:`_judge_whole_words` of the pairs whose spans are built (made
+        when asked for: most pairs are boilerplate)."""
+        return PairsByDocuments(whole if isinstance(whole, PairRows) else PairRows.of_records(whole), found.order)
 
     def _judge_whole_words(
         self,
@@ -228,7 +223,7 @@ class SpanStage(EditedStage):
         b_docs: Sequence[DocumentFeatures],
         found: FoundPairs,
         lookups: Lookups,
-        whole_words: Mapping[tuple[int, int], Sequence[tuple[SentenceKey, SentenceKey, bool]]],
+        whole_words: PairsByDocuments,
         runner: PairRunner | None = None,
     ) -> Detection:
         a_boilerplate, b_boilerplate = lookups.a_boilerplate, lookups.b_boilerplate

@@ -2,7 +2,9 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from partialdup.match.boilerplate import Boilerplate
-from partialdup.match.pair_rows import KeyPositions, PairRows, RowsLookup, key_codes, pair_key_rows, pair_rows_of
+from partialdup.match.pair_rows import (
+    KeyPositions, PairRows, PairsByDocuments, RowsLookup, key_codes, pair_key_rows, pair_rows_of,
+)
 from partialdup.match.pairs import FoundPairs
 
 _RECORDS = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.integers(0, 4), st.integers(0, 3),
@@ -66,6 +68,30 @@ def test_oriented_rows_are_stored_as_found_pairs_store_them(records, order):
     expected = [found.oriented((a, i), (b, m)) for a, i, b, m, _, _ in records]
     assert list(_rows(records).oriented(order)) == expected
     assert list(_rows(records).oriented(None)) == [((a, i), (b, m)) for a, i, b, m, _, _ in records]
+
+
+@settings(deadline=None)
+@given(_RECORDS, st.one_of(st.none(), st.permutations(range(5))), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5))))
+def test_rows_by_document_pair_are_the_dictionary_of_their_records_as_stored(records, order, asked):
+    # The plain way (the tail's before): every record in a dictionary, by its oriented document pair.
+    found = FoundPairs(order=order)
+    expected: dict = {}
+    for a, i, b, m, _, weak in records:
+        first, second = found.oriented((a, i), (b, m))
+        expected.setdefault((first[0], second[0]), []).append(((a, i), (b, m), weak))
+    by_documents = PairsByDocuments(_rows(records), order)
+    for documents in [*expected, *asked]:
+        assert by_documents.get(documents) == expected.get(documents, ())
+    whole = [((a, i), (b, m), score, weak) for a, i, b, m, score, weak in records]
+    assert list(PairRows.of_records(whole).records()) == [record[:3] for record in whole]
+    assert PairRows.of_records(whole).weak.tolist() == [record[3] for record in whole]
+
+
+@settings(deadline=None)
+@given(_RECORDS, st.sets(st.tuples(st.integers(0, 4), st.integers(0, 3))), st.sets(st.tuples(st.integers(0, 4), st.integers(0, 3))))
+def test_rows_touching_some_sentences_are_those_holding_one_in_its_place(records, firsts, seconds):
+    expected = [((a, i), (b, m)) for a, i, b, m, _, _ in records if (a, i) in firsts or (b, m) in seconds]
+    assert list(_rows(records).touching(firsts, seconds)) == expected
 
 
 @settings(deadline=None)

@@ -28,3 +28,19 @@ def test_headline_candidates_of_real_text_with_only_headlines_on(tokenizer, idf,
     columns = only._word_columns(docs)
     assert columns is not None
     assert only._headline_candidates(docs, docs, columns) == only._headline_candidates(docs, docs)
+
+
+def test_headline_hits_from_whole_matches_as_rows_are_those_from_their_records(detector, sources, suspicious):
+    # detect hands the whole matches as arrays; the hits are those of the same matches as records.
+    from partialdup.match.pair_rows import PairRows
+
+    docs = [detector.features(d) for d in [*sources, *suspicious]]
+    lookups = detector._self_lookups(docs, detector.build_index(docs, joins=False))
+    rows = lookups.whole
+    assert isinstance(rows, PairRows) and len(rows)
+    records = [(first, second, score, weak) for (first, second, score), weak in zip(rows.records(), rows.weak.tolist())]
+    candidates = detector._headline_candidates(docs, docs)
+    hits = detector._headline_hits(docs, docs, rows, lookups.near, candidates)
+    assert hits == detector._headline_hits(docs, docs, records, lookups.near, candidates)
+    # Some candidate is passed over for a whole match of its document's: the matches count.
+    assert len(hits) < len(detector._headline_hits(docs, docs, [], [], candidates))
