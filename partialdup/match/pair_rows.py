@@ -227,6 +227,11 @@ class RowsLookup:
         at = self._at(np.array([first[0] * _SENTENCES + first[1]]), np.array([second[0] * _SENTENCES + second[1]]))[0]
         return None if at < 0 else float(self._best[at])
 
+    def best_many(self, pairs: Sequence[tuple[SentenceKey, SentenceKey]]) -> np.ndarray:
+        """:meth:`best` of each (first, second) pair, NaN where absent (float64)."""
+        at = self._at(*pair_codes(pairs))
+        return np.where(at >= 0, self._best[np.maximum(at, 0)] if len(self._best) else np.nan, np.nan)
+
     def contains(self, first: SentenceKey, second: SentenceKey) -> bool:
         """Whether the pair (first, second) is among the rows."""
         return self.best(first, second) is not None

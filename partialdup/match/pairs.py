@@ -9,6 +9,8 @@ sentences (two neighbours read as one, see
 
 from __future__ import annotations
 
+import math
+
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -157,12 +159,15 @@ class FoundPairs:
             self._lookup = (len(self._known), RowsLookup(self._known))
         return self._lookup[1]
 
-    def _direct_score(self, pair: tuple[SentenceKey, SentenceKey]) -> float | None:
-        # The best score of the pair's direct records, held as arrays or not.
+    def _direct_scores(self, pairs: Sequence[tuple[SentenceKey, SentenceKey]]) -> list[float | None]:
+        # The best score of each pair's direct records, held as arrays or not
+        # (those held looked up at once: a million rejoined pairs, 3-Shingle on zh).
         lookup = self._rows_lookup()
-        held = lookup.best(*pair) if lookup is not None else None
-        known = self._direct.get(pair)
-        return held if known is None else known if held is None else max(known, held)
+        held: list[float | None] = [None] * len(pairs)
+        if lookup is not None and pairs:
+            held = [None if math.isnan(score) else score for score in lookup.best_many(pairs).tolist()]
+        known = map(self._direct.get, pairs)
+        return [h if k is None else k if h is None else max(k, h) for h, k in zip(held, known)]
 
     def _settle(self) -> None:
         # Every record held as arrays made into a SentencePair (is_weak and
@@ -276,11 +281,20 @@ class FoundPairs:
             parts_first: Whether the parts are the first sentence of the
                 match (the query side in ``check``).
         """
-        pairs = [self.oriented(part, other) if parts_first else self.oriented(other, part) for part in parts]
-        if any((best := self._direct_score(pair)) is not None and best >= score for pair in pairs):
-            return
-        for first, second in pairs:
-            self._store(first, second, score)
+        self.add_rejoined_many([(parts, other, score, parts_first)])
+
+    def add_rejoined_many(self, records: Sequence[tuple[tuple[SentenceKey, SentenceKey], SentenceKey, float, bool]]) -> None:
+        """:meth:`add_rejoined` of each (parts, other, score, parts_first)
+        record, in order, the pairs' direct scores looked up at once (no
+        record of them changes them)."""
+        pairs = [self.oriented(part, other) if parts_first else self.oriented(other, part)
+                 for parts, other, _, parts_first in records for part in parts]
+        best = self._direct_scores(pairs)
+        for at, (_, _, score, _) in enumerate(records):
+            if any(known is not None and known >= score for known in best[2 * at : 2 * at + 2]):
+                continue
+            for first, second in pairs[2 * at : 2 * at + 2]:
+                self._store(first, second, score)
 
     def distinct(self, documents: tuple[int, int]) -> list[SentencePair]:
         """The pairs of two documents, each sentence pair once, sorted. Of

@@ -162,8 +162,7 @@ class SpanStage(EditedStage):
         for host, other, score in lookups.quoted:
             if not found.has(host, other):
                 found.add(host, other, score)
-        for parts, other, score, parts_first in lookups.rejoined:
-            found.add_rejoined(parts, other, score, parts_first=parts_first)
+        found.add_rejoined_many(lookups.rejoined)
         # Boilerplate: decided once, on every pair of the run, over the whole
         # collection (before `keep`); its pairs are set apart, their spans built too.
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).

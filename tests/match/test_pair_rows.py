@@ -104,6 +104,8 @@ def test_the_lookup_gives_the_best_score_of_a_pair(records, asked):
         assert lookup.contains((a, i), (b, m)) == bool(scores)
     pairs = [((a, i), (b, m)) for a, i, b, m in asked + [record[:4] for record in records]]
     assert lookup.contains_many(pairs).tolist() == [lookup.contains(*pair) for pair in pairs]
+    best = lookup.best_many(pairs).tolist()
+    assert [None if np.isnan(score) else score for score in best] == [lookup.best(*pair) for pair in pairs]
     assert RowsLookup([]).contains_many(pairs).tolist() == [False] * len(pairs)
 
 

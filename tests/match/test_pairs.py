@@ -51,6 +51,16 @@ def test_a_part_matching_as_well_on_its_own_keeps_its_neighbour_out():
     assert found.distinct((0, 1)) == [SentencePair(4, 7, 1.0)]
 
 
+def test_a_part_matching_exactly_as_well_keeps_its_neighbour_out_held_as_rows_or_not():
+    # The tail's way: whole matches held as rows, the rejoined records at once.
+    for held in (False, True):
+        found = FoundPairs()
+        whole = [((0, 4), (1, 7), 0.7, False)]
+        found.add_firm(PairRows.of_records(whole) if held else whole)
+        found.add_rejoined_many([(((0, 3), (0, 4)), (1, 7), 0.7, True), (((0, 5), (0, 6)), (1, 8), 0.6, True)])
+        assert found.distinct((0, 1)) == [SentencePair(4, 7, 0.7), SentencePair(5, 8, 0.6), SentencePair(6, 8, 0.6)]
+
+
 def test_rejoined_parts_on_the_second_side():
     found = FoundPairs()
     found.add((2, 0), (1, 6), 0.5)  # a part that matched worse on its own
@@ -226,7 +236,7 @@ def test_records_held_as_rows_read_as_if_added_one_by_one(whole, near, edited, r
     whole = [((a, i), (b, m), score, weak) for (a, i, b, m), score, weak in whole if a != b]
     near = [((a, i), (b, m), score) for (a, i, b, m), score in near if a != b]
     edited = [((a, i), (b, m), score, tentative) for (a, i, b, m), score, tentative in edited if a != b]
-    rejoined = [(((a, i), (a, i + 1)), (b, m), score) for (a, i, b, _), m, _, score in rejoined if a != b]
+    rejoined = [(((a, i), (a, i + 1)), (b, m), score, side < 2) for (a, i, b, _), m, side, score in rejoined if a != b]
     plain, held = FoundPairs(order=order), FoundPairs(order=order)
     plain.add_firm(whole)
     plain.add_all(near)
@@ -240,8 +250,10 @@ def test_records_held_as_rows_read_as_if_added_one_by_one(whole, near, edited, r
         for first, second, score, tentative in edited:
             if not found.has(first, second):
                 found.add(first, second, score, tentative=tentative, words_only=not tentative)
-        for parts, other, score in rejoined:
-            found.add_rejoined(parts, other, score)
+    # One by one (plain), all at once (held: the tail's way).
+    for parts, other, score, parts_first in rejoined:
+        plain.add_rejoined(parts, other, score, parts_first=parts_first)
+    held.add_rejoined_many(rejoined)
     assert plain.edited() == held.edited()
     assert held.has_many(queries) == [plain.has(*pair) for pair in queries] == plain.has_many(queries)
     from_rows = sorted(((a, i), (b, m)) for (a, i), (b, m) in held.key_rows().reshape(-1, 2, 2).tolist())
