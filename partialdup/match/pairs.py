@@ -10,7 +10,6 @@ sentences (two neighbours read as one, see
 from __future__ import annotations
 
 import math
-
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator, Sequence
 

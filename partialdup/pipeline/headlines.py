@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import partial
-from typing import Callable, Iterable, Iterator, Sequence, Union
+from typing import Callable, Iterator, Sequence, Union
 
 import numpy as np
 
