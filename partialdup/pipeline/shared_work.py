@@ -88,9 +88,7 @@ def shared_pieces(
             process.terminate()
         raise
     finally:
-        for process in processes:
-            process.join()
-        results.close()
+        _end_pieces(processes, results, False)
 
 
 class LaterPieces(Generic[R]):

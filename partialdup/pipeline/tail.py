@@ -7,7 +7,7 @@ from typing import Callable, Iterable, Sequence, overload
 
 from partialdup.core.types import DocumentFeatures, SentencePair, Span
 from partialdup.match.boilerplate import BoilerplateListing, boilerplate_verdict, crowd_documents
-from partialdup.match.pair_rows import PairRows, PairsByDocuments, PairSource, pair_key_rows
+from partialdup.match.pair_rows import PairRows, PairsByDocuments, pair_key_rows
 from partialdup.match.edited import supported, word_ratio
 from partialdup.match.embedded import headline_edges
 from partialdup.match.pairs import FoundPairs, SentenceKey, evident
@@ -17,7 +17,6 @@ from partialdup.match.chains import matchable_ranks
 from partialdup.match.spans import spans_for_documents
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
-from partialdup.pipeline.headlines import WholeMatches
 from partialdup.pipeline.lookups import Lookups
 from partialdup.pipeline.sidework import Judged, edited_copies, judging, near_copies
 
@@ -166,8 +165,8 @@ class SpanStage(EditedStage):
         # Boilerplate: decided once, on every pair of the run, over the whole
         # collection (before `keep`); its pairs are set apart, their spans built too.
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).
-        whole: PairSource = lookups.whole if isinstance(lookups.whole, PairRows) else [
-            (first, second) for first, second, _, _ in lookups.whole]
+        # The whole matches as rows (check's come as a list), for the rule and the word checks.
+        whole = lookups.whole if isinstance(lookups.whole, PairRows) else PairRows.of_records(lookups.whole)
         stages = (whole, near, found.edited(), [(host, other) for host, other, _ in lookups.quoted])
         verdict = boilerplate_verdict(pair_key_rows(found, lookups.crowd_links), stages, self.config.boilerplate,
                                       one_collection=a_docs is b_docs, crowded=lookups.crowded)
@@ -178,7 +177,10 @@ class SpanStage(EditedStage):
                 for a, b in list(pairs.by_documents):
                     if not keep(a, b):
                         del pairs.by_documents[(a, b)]
-        whole_words = self._whole_by_pair(lookups.whole if edited is not None else [], found)  # words judged for edits
+        # By document pair (as `found` stores them), for _judge_whole_words of
+        # the pairs whose spans are built: made when a pair is asked for, most
+        # pairs being boilerplate. Words are judged for edited copies only.
+        whole_words = PairsByDocuments(whole if edited is not None else PairRows.of_records([]), found.order)
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
         detection = self._detection(a_docs, b_docs, found, skipping, whole_words, runner)
         listed = BoilerplateListing(verdict, a_docs)
@@ -186,13 +188,6 @@ class SpanStage(EditedStage):
             return replace(detection, boilerplate_sentences=listed)
         set_apart = self._detection(a_docs, b_docs, apart, lookups, whole_words, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)
-
-    def _whole_by_pair(self, whole: WholeMatches, found: FoundPairs) -> PairsByDocuments:
-        """The whole matches by document pair (A number, B number, as
-        ``found`` stores them): (first, second, weak) of each, in order, for
-        :meth:`_judge_whole_words` of the pairs whose spans are built (made
-        when asked for: most pairs are boilerplate)."""
-        return PairsByDocuments(whole if isinstance(whole, PairRows) else PairRows.of_records(whole), found.order)
 
     def _judge_whole_words(
         self,
