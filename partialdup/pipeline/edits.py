@@ -20,7 +20,7 @@ from partialdup.index.word_columns import PieceWords, WordColumns
 from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
-from partialdup.match.edited import WHOLE_LENGTH_RATIO, word_ratio
+from partialdup.match.edited import WHOLE_LENGTH_RATIO, SentenceNumbers, numbers_agree_of, word_ratio
 from partialdup.methods.similarity import bag_jaccard
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
@@ -309,7 +309,8 @@ class EditedStage(DetectorBase):
         assert self._edited is not None
         check = self._edited
         # Bound once: a million records on the English bench corpus.
-        score_of, least, numbers_agree, alone_at = check.score, check.neighbour_ratio, check.numbers_agree, check.alone_at
+        score_of, least, alone_at = check.score, check.neighbour_ratio, check.alone_at
+        numbers = SentenceNumbers()
         accepted = []
         for first, second, score in loose:
             a_doc_words, b_doc_words = a_docs[first[0]].words, b_docs[second[0]].words
@@ -317,7 +318,7 @@ class EditedStage(DetectorBase):
                 continue
             a_words, b_words = a_doc_words[first[1]], b_doc_words[second[1]]
             ratio = score_of(a_words, b_words)
-            if ratio >= least and numbers_agree(a_words, b_words):
+            if ratio >= least and numbers_agree_of(numbers[a_words], numbers[b_words]):
                 accepted.append((first, second, score, not alone_at(ratio, a_words, b_words)))
         return accepted
 

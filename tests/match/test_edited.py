@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.types import SentencePair
-from partialdup.match.edited import TEMPLATE_PLACES, EditedCheck, differing_places, supported, word_ratio
+from partialdup.match.edited import (
+    TEMPLATE_PLACES, EditedCheck, SentenceNumbers, differing_places, numbers_agree_of, supported, word_ratio,
+)
 
 EN = "To protect your rights, we need to make restrictions that forbid anyone to deny you these rights or to ask you to surrender the rights."
 EN_EDITS = {
@@ -155,3 +157,15 @@ def _numbers_agree_plain(first, second):
 def test_numbers_agree_as_multisets_whatever_their_counts(first, second):
     assert EditedCheck.numbers_agree(first, second) == _numbers_agree_plain(first, second)
     assert EditedCheck.numbers_agree(second, first) == _numbers_agree_plain(second, first)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(*[st.lists(st.sampled_from(["1", "2", "9.5", "11", "2.6/3.x", "a", "使用"]), max_size=6)
+                            .map(tuple)] * 2), max_size=12))
+def test_numbers_remembered_by_sentence_agree_as_found_anew(pairs):
+    # The edited copies' judge finds each sentence's numbers once
+    # (SentenceNumbers); the verdicts are those of the plain check.
+    numbers = SentenceNumbers()
+    for first, second in pairs:
+        assert numbers_agree_of(numbers[first], numbers[second]) == EditedCheck.numbers_agree(first, second)
+    assert len(numbers) == len({words for pair in pairs for words in pair})
