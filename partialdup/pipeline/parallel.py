@@ -79,6 +79,7 @@ __all__ = [
     "MIN_CHARS_PER_WORKER",
     "MIN_PAIRS_PER_WORKER",
     "MIN_RECORDS_PER_WORKER",
+    "MIN_RECORDS_PER_FORKED_WORKER",
     "MIN_SENTENCES_BESIDE",
 ]
 
@@ -98,6 +99,15 @@ MIN_PAIRS_PER_WORKER = 5_000
 #: :mod:`partialdup.pipeline.sidework`) only when it gets at least this many
 #: records: starting a pool costs about what judging a few thousand does.
 MIN_RECORDS_PER_WORKER = 20_000
+
+#: The same for a helper forked from the calling process as it is then
+#: (:meth:`LocalEngine.judged` in the tail: the whole heap of the run).
+#: Each page that either process writes afterwards is copied: judging the
+#: Chinese bench corpus's 62,034 edited-copy candidates that way cost the
+#: caller 16,000 page faults and took longer than in process (0.11-0.14
+#: against 0.07-0.11 s); the English corpus's 253,101 took 0.26-0.33
+#: against 0.38-0.40 s (docs/benchmark.md, session 30).
+MIN_RECORDS_PER_FORKED_WORKER = 50_000
 
 #: The word-set search of edited copies runs beside the feature searches
 #: only over at least this many sentences (a fraction of a second of work:
@@ -179,6 +189,8 @@ class LocalEngine:
         min_chars: Characters a worker needs for the features to start it.
         min_pairs: Sentence pairs a worker needs for the tail to start it.
         min_records: Records a worker needs to judge them (:meth:`judged`).
+        min_forked_records: The same for a worker forked from this process
+            as it is (:meth:`judged` on Linux).
         min_beside: Sentences the word-set search needs to run beside (:meth:`beside`).
     """
 
@@ -187,12 +199,14 @@ class LocalEngine:
     def __init__(
         self, jobs: int, *, min_chars: int = MIN_CHARS_PER_WORKER, min_pairs: int = MIN_PAIRS_PER_WORKER,
         min_records: int = MIN_RECORDS_PER_WORKER, min_beside: int = MIN_SENTENCES_BESIDE,
+        min_forked_records: int = MIN_RECORDS_PER_FORKED_WORKER,
     ) -> None:
         # A daemonic process (itself a pool's worker) may not start processes.
         self.workers = 1 if multiprocessing.current_process().daemon else worker_count(jobs)
         self.min_chars = min_chars
         self.min_pairs = min_pairs
         self.min_records = min_records
+        self.min_forked_records = min_forked_records
         self.min_beside = min_beside
         # Forked when the features are (the heap small then), for apart()
         # and pieces_soon().
@@ -370,7 +384,7 @@ class LocalEngine:
         """:meth:`judged` of records still to filter: each piece is a range
         of the search's positions, filtered and judged by whoever takes it
         (the helpers inherit the filter's state)."""
-        workers = min(self.workers, len(records) // max(self.min_records, 1))
+        workers = min(self.workers, len(records) // max(self.min_forked_records, 1))
         if workers <= 1 or not _plain(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, records, {})
         memo: dict = {}  # each process its own from the fork on

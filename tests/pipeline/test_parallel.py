@@ -31,7 +31,7 @@ def _jsonl(detection) -> str:
 
 def _workers(**limits) -> LocalEngine:
     """Two workers, whatever the amount of work (the slice is below the limits)."""
-    return LocalEngine(2, **{"min_chars": 1, "min_pairs": 1, "min_records": 1, "min_beside": 1, **limits})
+    return LocalEngine(2, **{"min_chars": 1, "min_pairs": 1, "min_records": 1, "min_beside": 1, "min_forked_records": 1, **limits})
 
 
 class _NoPool:
@@ -242,7 +242,7 @@ _real_shared = parallel.shared_pieces
 def test_few_records_are_judged_in_process(detector, pending, monkeypatch):
     features, near, _ = pending
     monkeypatch.setattr(parallel, "process_context", lambda: _NoPool())
-    engine = _workers(min_records=len(near))  # two workers need twice as many
+    engine = _workers(min_forked_records=len(near))  # two workers need twice as many
     assert engine.judged(detector, near_copies, features, features, iter(near)) == near_copies(detector, features, features, near, {})
 
 
