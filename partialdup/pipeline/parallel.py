@@ -274,13 +274,16 @@ class LocalEngine:
                 computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
                 yield from _merged(docs, itertools.chain.from_iterable(computed))
             return
-        if apart and not self._helpers:
-            # The processes that run the work sent apart later (apart(),
-            # pieces_soon()) are forked now, before the features fill the heap.
-            self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
-            self._later = LaterPieces(context, self.workers - 1, detector)
         if early is not None:  # forked before the documents were read: sent them
             early.start(len(chunks), features_piece, ([sent_documents(chunk) for chunk in chunks], apart))
+        if apart and not self._helpers:
+            # The processes that run the work sent apart later (apart(),
+            # pieces_soon()) are forked now, before the features fill the
+            # heap; SciPy imported first, which the word-set search needs
+            # (imported there, 0.15 s of a core the calling process needs).
+            load_sparse()
+            self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
+            self._later = LaterPieces(context, self.workers - 1, detector)
         # Helpers forked below inherit what the tokenizer loads on first use.
         detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
         # detect's (apart): each piece's words are numbered by whoever makes
