@@ -36,17 +36,14 @@ per span, of sentences of at most ``max_sentence_chars`` characters.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz
 
 from partialdup.core.types import Sentence, SentencePair, Span
+from partialdup.match.compact import Compact, Normaliser, compact
 
 __all__ = ["Normaliser", "DEFAULT_MIN_RATIO", "DEFAULT_MIN_SCORE", "refine_span", "refine_spans"]
-
-#: ``Tokenizer.normalise``: text -> (normalised text, offset of each normalised
-#: character's original character, or None when offsets are the identity).
-Normaliser = Callable[[str], tuple[str, Sequence[int] | None]]
 
 #: The longer edge sentence must be at least this many times the shorter
 #: (normalised, white space removed) for its edge to be trimmed. Below 1.5 the
@@ -81,20 +78,6 @@ MAX_GROWTH_SENTENCES = 3
 #: needs at least this many letters and digits, since a shorter tail is only
 #: the slack of aligning an edited copy.
 MIN_REACH_LETTERS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class _Compact:
-    """A sentence's normalised text without white space, with original offsets.
-
-    Attributes:
-        text: The normalised characters, white space removed.
-        origin: For each character of ``text``, the document offset of the
-            original character it comes from (non-decreasing).
-    """
-
-    text: str
-    origin: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,14 +123,14 @@ class _Side:
     name: str
     text: str
     sentences: Sequence[Sentence]
-    memo: dict[int, _Compact] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[int, Compact] = field(default_factory=dict, compare=False, repr=False)
 
-    def compact(self, index: int, normalise: Normaliser) -> _Compact:
+    def compact(self, index: int, normalise: Normaliser) -> Compact:
         """The compact form of sentence ``index`` ('' outside the document)."""
         if not 0 <= index < len(self.sentences):
-            return _Compact("", ())
+            return Compact("", ())
         if index not in self.memo:
-            self.memo[index] = _compact(self.text, self.sentences[index], normalise)
+            self.memo[index] = compact(self.text, self.sentences[index], normalise)
         return self.memo[index]
 
 
@@ -414,14 +397,6 @@ def _continues(cut_off: str, beyond: str, min_score: float, *, from_end: bool) -
     if from_end:
         return fuzz.ratio(cut_off[:size], beyond[:size]) >= min_score
     return fuzz.ratio(cut_off[-size:], beyond[-size:]) >= min_score
-
-
-def _compact(text: str, sentence: Sentence, normalise: Normaliser) -> _Compact:
-    """A sentence's normalised, white-space-free text and its original offsets."""
-    normalised, origin = normalise(text[sentence.start : sentence.end])
-    keep = [k for k, char in enumerate(normalised) if not char.isspace()]
-    offsets = keep if origin is None else [origin[k] for k in keep]
-    return _Compact("".join(normalised[k] for k in keep), tuple(sentence.start + k for k in offsets))
 
 
 def _sentence_of(side: str, pair: SentencePair, a: _Side, b: _Side) -> Sentence:
