@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
-from operator import sub
-from typing import Callable, Sequence
+from itertools import accumulate, chain
+from operator import add, eq, sub
+from typing import Callable, Iterator, Sequence
 
 from partialdup.core.types import Sentence
 
@@ -78,8 +78,14 @@ class RunOffsets(Sequence[int]):
         run = bisect_right(self._starts, index) - 1
         return self._origins[run] + index - self._starts[run]
 
+    def __iter__(self) -> Iterator[int]:
+        ends = [*self._starts[1:], self._length]
+        return chain.from_iterable(map(range, self._origins, map(add, self._origins, map(sub, ends, self._starts))))
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and len(other) == self._length and all(map(int.__eq__, self, other))
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(other) == self._length and all(map(eq, self, other))
 
     def __hash__(self) -> int:
         return hash(tuple(self))

@@ -38,3 +38,10 @@ def test_run_offsets_read_as_the_tuple_of_their_offsets():
     with pytest.raises(IndexError):
         offsets[5]
     assert offsets != (10, 11, 12, 20)
+
+
+def test_run_offsets_equal_a_sequence_of_other_integers():
+    import numpy as np
+
+    assert RunOffsets([0, 2], [4, 9], 3) == list(np.array([4, 5, 9]))
+    assert RunOffsets([0, 2], [4, 9], 3) != list(np.array([4, 5, 8]))
