@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from partialdup.match.pairs import SentenceKey
 
 __all__ = [
-    "KeyPositions", "PairRows", "PairSource", "PairsByDocuments", "RowsLookup", "codes_of", "key_codes", "pair_codes",
-    "pair_key_rows", "pair_rows_of",
+    "KeyPositions", "PairRows", "PairSource", "PairsByDocuments", "RowsLookup", "codes_of", "key_code", "key_codes",
+    "pair_codes", "pair_key_rows", "pair_rows_of",
 ]
 
 #: The sentence numbers' room in a sentence's code (documents and sentences
@@ -36,6 +36,11 @@ _SENTENCES = 1 << 31
 def key_codes(documents: np.ndarray, sentences: np.ndarray) -> np.ndarray:
     """One int64 per (document, sentence) key, ordered as the keys are."""
     return np.asarray(documents, np.int64) * _SENTENCES + np.asarray(sentences, np.int64)
+
+
+def key_code(document: int, sentence: int) -> int:
+    """:func:`key_codes` of one key (one look-up: no arrays to make)."""
+    return document * _SENTENCES + sentence
 
 
 def codes_of(keys: Iterable[SentenceKey]) -> np.ndarray:
@@ -224,7 +229,7 @@ class RowsLookup:
 
     def best(self, first: SentenceKey, second: SentenceKey) -> float | None:
         """The best score of the pair (first, second) among the rows; None when absent."""
-        at = self._at(np.array([first[0] * _SENTENCES + first[1]]), np.array([second[0] * _SENTENCES + second[1]]))[0]
+        at = self._at(np.array([key_code(*first)]), np.array([key_code(*second)]))[0]
         return None if at < 0 else float(self._best[at])
 
     def best_many(self, pairs: Sequence[tuple[SentenceKey, SentenceKey]]) -> np.ndarray:
@@ -278,7 +283,7 @@ class PairsByDocuments:
     ) -> Sequence[tuple[SentenceKey, SentenceKey, bool]]:
         """(first, second, weak) of the rows of the document pair ``documents``
         (as oriented), in order; ``default`` when it has none."""
-        code = documents[0] * _SENTENCES + documents[1]
+        code = key_code(*documents)  # coded as the rows' document pairs are (key_codes)
         low, high = np.searchsorted(self._codes, code, side="left"), np.searchsorted(self._codes, code, side="right")
         if low == high:
             return default

@@ -3,7 +3,7 @@ from hypothesis import given, settings, strategies as st
 
 from partialdup.match.boilerplate import Boilerplate
 from partialdup.match.pair_rows import (
-    KeyPositions, PairRows, PairsByDocuments, RowsLookup, key_codes, pair_key_rows, pair_rows_of,
+    KeyPositions, PairRows, PairsByDocuments, RowsLookup, key_code, key_codes, pair_key_rows, pair_rows_of,
 )
 from partialdup.match.pairs import FoundPairs
 
@@ -136,3 +136,10 @@ def test_a_verdict_judges_rows_as_it_judges_each_pair(records, first, second):
     assert verdict.pairs_of(rows).tolist() == [verdict.pair(a, b) for a, b in rows]
     same = Boilerplate(dict.fromkeys(first, 2), dict.fromkeys(first, 2))
     assert same.pairs_of(rows).tolist() == [same.pair(a, b) for a, b in rows]
+
+
+@given(st.lists(st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1)), max_size=20))
+def test_one_key_is_coded_as_the_arrays_code_it(keys):
+    documents = np.array([d for d, _ in keys], np.int64)
+    sentences = np.array([s for _, s in keys], np.int64)
+    assert [key_code(d, s) for d, s in keys] == key_codes(documents, sentences).tolist()
