@@ -101,10 +101,10 @@ def compact(text: str, sentence: Sentence, normalise: Normaliser) -> Compact:
     if not spans:
         return Compact("", ())
     start, joined = sentence.start, _SPACES.sub("", normalised)
+    if origin is not None:  # the normalisation changed lengths: an offset per character
+        return Compact(joined, tuple(start + origin[k] for low, high in spans for k in range(low, high)))
     # Each step a C loop over the runs (a sentence has a run per word).
     lows, highs = zip(*spans)
-    if origin is not None:  # the normalisation changed lengths: an offset per character
-        return Compact(joined, tuple(start + origin[k] for low, high in zip(lows, highs) for k in range(low, high)))
     starts = list(accumulate(map(sub, highs, lows), initial=0))
     return Compact(joined, RunOffsets(starts[:-1], list(map(start.__add__, lows)), starts[-1]))
 
