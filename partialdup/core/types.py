@@ -9,7 +9,9 @@ never mutate them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+from partialdup.core.bags import FlatBags
 
 __all__ = [
     "Document",
@@ -108,7 +110,9 @@ class DocumentFeatures:
     Attributes:
         id: The document's id.
         sentences: Its sentences, in order.
-        bags: One bag of features per sentence, aligned with ``sentences``.
+        bags: One bag of features per sentence, aligned with ``sentences``,
+            held as arrays (:class:`~partialdup.core.bags.FlatBags`; any
+            sequence of bags given is made one).
         tokens: Number of tokens per sentence, aligned with ``sentences``.
         text: The document's original text, when known.
         joins: The bag of each pair of sentences read as one (see
@@ -122,12 +126,17 @@ class DocumentFeatures:
 
     id: str
     sentences: tuple[Sentence, ...]
-    bags: tuple[Bag, ...]
+    bags: FlatBags
     tokens: tuple[int, ...]
     text: str | None = None
     joins: tuple[tuple[int, Bag], ...] = ()
     words: tuple[tuple[str, ...], ...] = ()
     quotes: tuple[tuple[int, Bag], ...] = ()
+
+    def __post_init__(self) -> None:
+        bags: Sequence[Bag] = self.bags
+        if not isinstance(bags, FlatBags):
+            object.__setattr__(self, "bags", FlatBags.of(bags))
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -22,9 +22,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag
 from partialdup.core.arrays import equal_rows, mix64
-from partialdup.index.flatbags import FlatBags
 
 __all__ = ["BagGroups", "bag_digests", "flat_digests", "group_bags", "group_flat"]
 

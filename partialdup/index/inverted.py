@@ -18,8 +18,8 @@ from typing import Callable, Sequence, overload
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag
-from partialdup.index.flatbags import FlatBags
 
 __all__ = [
     "FeatureIndex", "FlatSentences", "HeldSentences", "IndexedSentence", "entry_columns", "entry_documents", "entry_keys", "rarest_prefix",

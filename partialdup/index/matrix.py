@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag
-from partialdup.index.flatbags import FlatBags
 from partialdup.methods.similarity import CopyRule
 
 if TYPE_CHECKING:

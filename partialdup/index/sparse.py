@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.arrays import sorted_isin, weighted_slices
 from partialdup.index.expand import (
     Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links, sorted_pairs,
 )
 from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
-from partialdup.index.flatbags import FlatBags
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
 from partialdup.index.matrix import PairFilter, accept, binary_matrix, expand_bags, expand_flat, index_columns, kept_pairs

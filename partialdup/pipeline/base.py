@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.config import Config
 from partialdup.core.types import Bag, DocumentFeatures, RunStats, Span
 from partialdup.match.boilerplate import BoilerplateSentence
@@ -79,8 +80,14 @@ class DetectorBase:
 
     def matchable(self, doc: DocumentFeatures, sentence: int) -> bool:
         """Whether a sentence is long enough to be looked up on its own."""
-        return doc.tokens[sentence] >= self.config.min_tokens and bool(doc.bags[sentence])
+        return doc.tokens[sentence] >= self.config.min_tokens and doc.bags.filled[sentence]
 
     def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
         """(document, sentence) of every matchable sentence, in document order."""
         return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
+
+    def _matchable_bags(self, docs: Sequence[DocumentFeatures]) -> tuple[list[SentenceKey], FlatBags]:
+        """:meth:`_matchable_sentences` and their bags, in that order (taken
+        from the documents' arrays: no dict per sentence)."""
+        keys = self._matchable_sentences(docs)
+        return keys, FlatBags.picked([doc.bags for doc in docs], keys)

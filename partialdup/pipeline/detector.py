@@ -21,6 +21,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.collector import collector_paused
 from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
 from partialdup.index.dispatch import sentence_index_of
@@ -152,7 +153,7 @@ class Detector(LookupStage, SpanStage):
 
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
-        bags = tuple(map(self._sentence_bag, document.tokens))
+        bags = FlatBags.of(list(map(self._sentence_bag, document.tokens)))
         joins = tuple(
             (i, bag)
             for i, words in (document.joins if self.config.rejoin else ())
@@ -167,11 +168,20 @@ class Detector(LookupStage, SpanStage):
             document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text, joins, words, quotes
         )
 
+    def _forget_memos(self) -> None:
+        """Forget the tokenizer's memos and the bags of words met before: the
+        features are made, the memos only hold memory now (about 50 MB of a
+        Chinese run of 160,000 sentences), and a process forked later would
+        keep their pages."""
+        self.tokenizer.clear_cache()
+        self._bags_of.clear()
+
     def _sentence_bag(self, words: tuple[str, ...]) -> Bag:
         """The method's bag of a sentence's words, made once for words met
         before (a quarter of the Chinese bench corpus's sentences repeat
-        another's words: boilerplate, templates, copies): the same bag then
-        serves both, in less memory. Bags are never changed once made."""
+        another's words: boilerplate, templates, copies): the bag is made
+        once for both (each document then holds its bags as arrays). Bags
+        are never changed once made."""
         memo = self._bags_of
         bag = memo.get(words)
         if bag is None:
@@ -242,7 +252,7 @@ class Detector(LookupStage, SpanStage):
         self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool, retain: list[object] | None = None
     ) -> Detection:
         docs = list(engine.features(self, documents, apart=True))
-        self.tokenizer.clear_cache()  # the features are made: its memos only hold memory now
+        self._forget_memos()
         lookups = self._detect_lookups(docs, engine)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)
@@ -328,7 +338,7 @@ class Detector(LookupStage, SpanStage):
         retain: list[object] | None = None,
     ) -> Detection:
         query_docs = list(engine.features(self, queries))
-        self.tokenizer.clear_cache()  # as in _detect
+        self._forget_memos()
         keep = None
         if only_pairs is not None:
             keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731
@@ -353,19 +363,17 @@ class Detector(LookupStage, SpanStage):
             joins: Also index their rejoined sentences (``check`` looks whole
                 query sentences up there; ``detect`` needs no such index).
         """
-        sentences: tuple[list[int], list[int], list[Bag]] = ([], [], [])
+        keys, bags = self._matchable_bags(references)
         joined: tuple[list[int], list[int], list[Bag]] = ([], [], [])
         for number, doc in enumerate(references):
-            for position, bag in enumerate(doc.bags):
-                if self.matchable(doc, position):
-                    _held_at(sentences, number, position, bag)
             for position, bag in doc.joins if joins else ():
                 _held_at(joined, number, position, bag)
         # The method's search kind picks the index (inverted, permuted tables,
         # LSH bands, rescored word sets); all answer the same look-ups.
         held = partial(sentence_index_of, self.method, max_postings=self.config.max_postings, exact=self.config.exact,
                        rate=self.config.exact_rate)
-        return ReferenceIndex(cast(SparseIndex, held(*sentences)), cast(SparseIndex, held(*joined)))
+        documents, positions = ([key[k] for key in keys] for k in (0, 1))
+        return ReferenceIndex(cast(SparseIndex, held(documents, positions, bags)), cast(SparseIndex, held(*joined)))
 
 
 def _held_at(held: tuple[list[int], list[int], list[Bag]], document: int, position: int, bag: Bag) -> None:

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence, entry_columns, entry_keys
 from partialdup.index.word_columns import PieceWords, WordColumns
@@ -21,7 +22,7 @@ from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, SentenceNumbers, numbers_agree_of, word_ratio
-from partialdup.methods.similarity import bag_jaccard
+from partialdup.methods.similarity import bag_jaccard, flat_bag_jaccard
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.word_filter import FilterRows, ratios_may_reach
@@ -194,10 +195,10 @@ class EditedStage(DetectorBase):
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """:meth:`_word_pairs` of the pairs :func:`word_set_candidates` kept
         (sentence numbers of ``words``), in order."""
-        return [
-            (a, b, bag_jaccard(docs[a[0]].bags[a[1]], docs[b[0]].bags[b[1]]))
-            for a, b in zip(words.keys(first), words.keys(second))
-        ]
+        firsts, seconds = words.keys(first), words.keys(second)
+        parts = [doc.bags for doc in docs]
+        scores = flat_bag_jaccard(FlatBags.picked(parts, firsts), FlatBags.picked(parts, seconds))
+        return list(zip(firsts, seconds, scores.tolist()))
 
     def _word_loose_query(
         self, query_docs: Sequence[DocumentFeatures], references: Sequence[DocumentFeatures]

@@ -140,7 +140,7 @@ class LookupStage(HeadlineStage):
             reference sentences; of the query sentences with the reference's
             rejoined sentences.
         """
-        bags = [query_docs[q].bags[s] for q, s in self._matchable_sentences(query_docs)]
+        _, bags = self._matchable_bags(query_docs)
         whole, near, _ = self._sentence_searches(bags, index, loose=False)
         return (whole, near, *self._join_searches(query_docs, bags, index))
 
@@ -317,9 +317,8 @@ class LookupStage(HeadlineStage):
         index; ``product``: an engine's candidate product (None: here)."""
         config = self.config
         index = index.using(product)
-        queries_at = self._matchable_sentences(query_docs)
+        queries_at, bags = self._matchable_bags(query_docs)
         joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
-        bags = [query_docs[q].bags[s] for q, s in queries_at]
         whole_matches, near_matches, loose_matches = self._sentence_searches(bags, index, loose=True)
         query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, bags, index))
         sentences = index.sentences.index.sentences

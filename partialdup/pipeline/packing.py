@@ -1,15 +1,16 @@
 """Features packed for the way back from a worker process.
 
 A worker sends a document's features without its text (the calling process
-has it) and in builtin types that pickle fast: sentence offsets as one tuple
-of ints, each sentence's words as one string. Pickled as they are, the gold
-set's features cost 3.3 s CPU to dump and load against 12.1 s to compute
-them; packed, 1.1 s (docs/engine.md).
+has it) and in types that pickle fast: sentence offsets as one tuple of
+ints, the bags as their arrays' bytes (:class:`~partialdup.core.bags.FlatBags`
+pickles so), each sentence's words as one string. Pickled as they are, the
+gold set's features cost 3.3 s CPU to dump and load against 12.1 s to
+compute them; packed, 1.1 s (docs/engine.md).
 """
 
 from __future__ import annotations
 
-from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.core.types import DocumentFeatures, Sentence
 
 __all__ = ["pack_features", "unpack_features"]
 
@@ -24,7 +25,7 @@ def pack_features(features: DocumentFeatures) -> tuple:
     return (
         features.id,
         tuple(value for s in features.sentences for value in (s.index, s.start, s.end)),
-        tuple(dict(bag) for bag in features.bags),
+        features.bags,
         features.tokens,
         tuple((i, dict(bag)) for i, bag in features.joins),
         tuple(_WORD_JOIN.join(words) for words in features.words),
@@ -47,9 +48,8 @@ def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] 
     """
     doc_id, flat, bags, tokens, joins, words, quotes = packed
     sentences = tuple(Sentence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
-    bag_list: tuple[Bag, ...] = bags
     return DocumentFeatures(
-        doc_id, sentences, bag_list, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
+        doc_id, sentences, bags, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
     )
 
 

@@ -43,11 +43,12 @@ from typing import Any, Sequence, overload
 import numpy as np
 import zstandard
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store.blooms import EVERY_WORD, sentence_blooms
 
 __all__ = [
-    "PackedFeatures", "TextPart", "bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
+    "PackedFeatures", "TextPart", "bags", "flat_bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
     "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "LEVEL", "to_signed", "from_signed",
     "word_blooms",
     "compress", "decompress", "decompress_many", "small_part",
@@ -176,10 +177,8 @@ def bags(sizes: np.ndarray, features: np.ndarray, counts: np.ndarray, rows: Sequ
 
 
 def _flat(bag_list: Sequence[Bag]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    sizes = np.fromiter((len(b) for b in bag_list), _I32, len(bag_list))
-    features = np.fromiter((f for b in bag_list for f in b), _U64, int(sizes.sum()))
-    counts = np.fromiter((c for b in bag_list for c in b.values()), _U32, int(sizes.sum()))
-    return sizes, features, counts
+    flat = FlatBags.of(bag_list)
+    return flat.sizes.astype(_I32), flat.features.astype(_U64), flat.counts.astype(_U32)
 
 
 def pack(doc: DocumentFeatures, matchable: Sequence[bool], letter_flags: Sequence[int] | None = None) -> tuple[bytes, bytes]:
@@ -402,6 +401,11 @@ def unpack_text(text_blob: bytes, sentences: int) -> str:
     return unpack_text_part(text_blob, sentences).text
 
 
+def flat_bags(packed: PackedFeatures) -> FlatBags:
+    """A document's bags from its features blob, in the detector's dtypes."""
+    return FlatBags(packed.bag_sizes.astype(np.int64), packed.features.astype(np.uint64), packed.counts.astype(np.int64))
+
+
 def unpack_document(doc_id: str, packed: PackedFeatures, text_blob: bytes) -> DocumentFeatures:
     """The document as the detector made it, from its two blobs."""
     part = unpack_text_part(text_blob, len(packed.bag_sizes))
@@ -410,6 +414,6 @@ def unpack_document(doc_id: str, packed: PackedFeatures, text_blob: bytes) -> Do
     known = {f.name for f in dataclasses.fields(DocumentFeatures)}
     others = {name: value for name, value in part.others().items() if name in known}
     return DocumentFeatures(
-        doc_id, sentences, tuple(bags(packed.bag_sizes, packed.features, packed.counts)), tuple(packed.tokens.tolist()),
+        doc_id, sentences, flat_bags(packed), tuple(packed.tokens.tolist()),
         part.text, joins, words=tuple(part.words()), **others,
     )

@@ -38,8 +38,8 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from partialdup.core.arrays import sorted_unique
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
-from partialdup.index.flatbags import FlatBags
 from partialdup.index.inverted import FlatSentences, IndexedSentence, entry_columns
 from partialdup.pipeline.detector import Detection, Detector
 from partialdup.pipeline.edits import CollectionWords
@@ -234,7 +234,7 @@ class Held:
 def _int64_counts(bags: FlatBags) -> FlatBags:
     """The bags with their counts widened to int64 (stored as uint32: only
     the bags taken are converted)."""
-    return replace(bags, counts=bags.counts.astype(np.int64))
+    return FlatBags(bags.sizes, bags.features, bags.counts.astype(np.int64))
 
 
 def _among(values: np.ndarray, wanted: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.match.refine import Normaliser
 from partialdup.match.score import letters, normalised_letters
@@ -297,11 +298,10 @@ class StoredReference:
         return SentenceLetters(found, int(self._flat.tokens[row]), bool(flags & NUMBERED_HEADING))
 
     @_Lazy
-    def bags(self) -> tuple[Bag, ...]:
-        # Made all at once: the detector reads every bag of a document it
-        # pairs (which sentences are matchable), and of few others.
-        packed = self._packed
-        return tuple(codec.bags(packed.bag_sizes, packed.features, packed.counts))
+    def bags(self) -> FlatBags:
+        # The arrays as stored, widened as the detector's own (see
+        # codec.unpack_document); a bag is made a dict when read.
+        return codec.flat_bags(self._packed)
 
     @_Lazy
     def joins(self) -> tuple[tuple[int, Bag], ...]:

@@ -3,8 +3,8 @@ from collections import Counter
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from partialdup.index.flatbags import FlatBags
-from partialdup.index.groups import bag_digests, group_bags, group_flat
+from partialdup.core.bags import FlatBags
+from partialdup.index.groups import bag_digests, flat_digests, group_bags, group_flat
 
 bags = st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 3), max_size=6).map(Counter)
 
@@ -79,3 +79,29 @@ def test_bags_sharing_a_digest_are_still_told_apart(monkeypatch):
     flat = FlatBags.of([{1: 1}, {2: 1}, {1: 1}, {2: 1, 3: 1}, {3: 1, 2: 1}])
     groups = module.group_flat(flat, np.zeros((len(flat), 2), np.uint64))
     assert groups.group_of.tolist() == [0, 1, 0, 2, 2] and groups.first.tolist() == [0, 1, 3]
+
+
+_M = (1 << 64) - 1
+
+
+def _mix_py(value: int) -> int:
+    """splitmix64's finaliser, in plain integers."""
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & _M
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _M
+    return value ^ (value >> 31)
+
+
+def _digest_py(bag: dict[int, int]) -> list[int]:
+    """The plain reference of a bag's digest: one (feature, count) at a time."""
+    return [
+        sum(_mix_py((_mix_py(f ^ seed) + c * seed) & _M) for f, c in bag.items()) & _M
+        for seed in (0x9E3779B97F4A7C15, 0xD1B54A32D192ED03)
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(bags, max_size=8))
+def test_digests_of_flat_bags_equal_the_plain_reference(chosen) -> None:
+    expected = [_digest_py(b) for b in chosen]
+    assert flat_digests(FlatBags.of([dict(b) for b in chosen])).tolist() == expected
+    assert bag_digests([Counter(b) for b in chosen]).tolist() == expected

@@ -3,7 +3,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from partialdup.index.flatbags import FlatBags
+from partialdup.core.bags import FlatBags
 from partialdup.index.inverted import FeatureIndex, FlatSentences, IndexedSentence, entry_documents, entry_keys, rarest_prefix
 from partialdup.index.plain import QueryStats, plain_query
 

@@ -1,10 +1,13 @@
 from collections import Counter
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
+from partialdup.core.bags import FlatBags
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.plain import plain_query
-from partialdup.methods.similarity import CopyRule, bag_containment, bag_jaccard, bag_size, jaccard_upper_bound, shared_count
+from partialdup.methods.similarity import (
+    CopyRule, bag_containment, bag_jaccard, bag_size, flat_bag_jaccard, jaccard_upper_bound, shared_count,
+)
 
 bags = st.dictionaries(st.integers(0, 12), st.integers(1, 3), max_size=8).map(Counter)
 
@@ -59,3 +62,16 @@ def test_copy_rule_agrees_with_the_scorers(a, b, threshold, containment, min_con
         containment > 0 and min(bag_size(a), bag_size(b)) >= min_contained and bag_containment(a, b) >= containment
     )
     assert rule.accepts(shared_count(a, b), bag_size(a), bag_size(b)) == by_scores
+
+
+_pair_bags = st.lists(
+    st.tuples(*[st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 5), st.integers(1, 4), max_size=6)] * 2), max_size=10
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pair_bags)
+def test_flat_bag_jaccard_equals_bag_jaccard_pair_by_pair(pairs):
+    firsts, seconds = (FlatBags.of([pair[k] for pair in pairs]) for k in (0, 1))
+    found = flat_bag_jaccard(firsts, seconds).tolist()
+    assert found == [bag_jaccard(a, b) for a, b in pairs]  # exactly: the same division

@@ -41,10 +41,10 @@ def test_a_run_forgets_the_tokenizers_memos_once_its_features_are_made(detector)
     # a process forked later would keep their pages too.
     text = PARAGRAPH + "今天天气很好，我们去公园散步吧。这是第三句话，没有什么特别的。"
     first = detector.detect([Document("x", text), Document("y", text)])
-    assert detector.tokenizer.remembered == 0
+    assert detector.tokenizer.remembered == 0 and not detector._bags_of  # nor the bags of words met before
     assert detector.detect([Document("x", text), Document("y", text)]) == first
     detector.check([Document("q", text)], [Document("r", text)])
-    assert detector.tokenizer.remembered == 0
+    assert detector.tokenizer.remembered == 0 and not detector._bags_of
 
 
 def test_the_index_and_the_judged_arrays_are_gone_when_the_spans_are_made(detector, monkeypatch):
@@ -431,9 +431,11 @@ def test_bags_of_repeated_words_are_made_once_and_equal_fresh_ones(detector, sou
         for document, features in zip(tokenized, made):
             # The plain reference: each sentence's bag made anew.
             assert features.bags == tuple(detector.method.bag(words) for words in document.tokens)
-    # A document met again takes the bags made the first time (the same objects).
-    first, again = made[0], made[len(sources)]
-    assert all(a is b for a, b in zip(first.bags, again.bags))
+    # A document met again takes the bags made the first time: the memo
+    # (which a bag made anew would enter) does not grow.
+    held = len(detector._bags_of)
+    again = detector.fingerprint(tokenized[len(sources)])
+    assert len(detector._bags_of) == held and again.bags == made[0].bags
 
 
 def test_documents_made_together_have_the_features_each_has_alone(detector, sources, suspicious):

@@ -1,0 +1,192 @@
+"""Bags as three flat arrays, bag after bag: no dict per bag.
+
+A document's features hold their bags this way
+(:attr:`~partialdup.core.types.DocumentFeatures.bags`): a dict per sentence
+costs about 300 bytes of heap on the Chinese bench corpus (1.9 features a
+sentence), its arrays about 40; a worker process sends them back as three
+buffers, and the index (:mod:`partialdup.index.sparse`) reads them as they
+are. A bag read one at a time (``bags[i]``) is made a dict then, in the
+order its features were listed; the stages that read many sentences read
+the arrays (:attr:`FlatBags.sizes`, :meth:`FlatBags.take`) instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from itertools import islice
+from typing import Any, Iterator, Mapping, overload
+
+import numpy as np
+
+from partialdup.core.arrays import ranges
+
+__all__ = ["FlatBags"]
+
+#: What :class:`FlatBags` holds bag by bag (as :data:`partialdup.core.types.Bag`).
+_Bag = Mapping[int, int]
+
+
+class FlatBags(Sequence[_Bag]):
+    """Bags as arrays; a sequence of bags, each read as a dict.
+
+    Attributes:
+        sizes: Distinct features of each bag (int64).
+        features: Every bag's features, bag after bag (uint64).
+        counts: Their multiplicities (int64).
+    """
+
+    __slots__ = ("sizes", "features", "counts", "__dict__")
+    sizes: np.ndarray
+    features: np.ndarray
+    counts: np.ndarray
+
+    def __init__(self, sizes: np.ndarray, features: np.ndarray, counts: np.ndarray) -> None:
+        for name, values in (("sizes", sizes), ("features", features), ("counts", counts)):
+            object.__setattr__(self, name, values)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Frozen, as the features holding them: what is computed from the
+        # arrays (starts, totals, ...) is kept beside them.
+        raise AttributeError(f"FlatBags.{name} cannot be set")
+
+    @classmethod
+    def of(cls, bags: Sequence[_Bag]) -> FlatBags:
+        """The bags, flattened in the order each lists its features (bags
+        already flat are returned as they are)."""
+        if isinstance(bags, FlatBags):
+            return bags
+        features: list[int] = []
+        counts: list[int] = []
+        for bag in bags:
+            features.extend(bag.keys())
+            counts.extend(bag.values())
+        sizes = np.fromiter(map(len, bags), np.int64, len(bags))
+        return cls(sizes, np.array(features, np.uint64), np.array(counts, np.int64))
+
+    @classmethod
+    def joined(cls, parts: Sequence[FlatBags]) -> FlatBags:
+        """The bags of ``parts``, one after the other."""
+        if not parts:
+            return cls.of(())
+        return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("sizes", "features", "counts")))
+
+    @classmethod
+    def picked(cls, parts: Sequence[FlatBags], keys: Sequence[tuple[int, int]]) -> FlatBags:
+        """The bag ``parts[p][r]`` of each key ``(p, r)``, in that order
+        (the sentences of some documents, from their documents' bags)."""
+        if not len(keys):
+            return cls.of(())
+        lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+        at = np.array(keys, np.int64).reshape(-1, 2)
+        return cls.joined(parts).take(np.cumsum(lengths)[at[:, 0]] - lengths[at[:, 0]] + at[:, 1])
+
+    def __len__(self) -> int:
+        return len(self.sizes)
+
+    @overload
+    def __getitem__(self, row: int) -> _Bag: ...
+
+    @overload
+    def __getitem__(self, row: slice) -> FlatBags: ...
+
+    def __getitem__(self, row: int | slice) -> _Bag | FlatBags:
+        if type(row) is int and row >= 0:  # the common case, kept short
+            ends, features, counts = self._reader
+            start, end = ends[row], ends[row + 1]  # IndexError past the last bag
+            return dict(zip(features[start:end], counts[start:end]))
+        if isinstance(row, slice):
+            return self.take(np.arange(len(self), dtype=np.int64)[row])
+        if not -len(self) <= row < len(self):
+            raise IndexError(row)
+        return self.bag(int(row) % len(self))
+
+    @cached_property
+    def _reader(self) -> tuple[list[int], memoryview, memoryview]:
+        # Where each bag ends, and the entries as memoryviews: a bag read
+        # one at a time then costs a third of NumPy's scalar indexing and
+        # slicing (the tail reads tens of thousands so).
+        features, counts = (np.ascontiguousarray(values).data for values in (self.features, self.counts))
+        return [0, *np.cumsum(self.sizes).tolist()], features, counts
+
+    def __iter__(self) -> Iterator[_Bag]:
+        return iter(self.dicts())
+
+    def __eq__(self, other: object) -> bool:
+        # Equal to any sequence of the same bags (a tuple of dicts included),
+        # as the tuples of dicts these once were.
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and self.dicts() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # a bag is a dict: unhashable
+
+    def __repr__(self) -> str:
+        return f"FlatBags({self.dicts()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The three arrays only, not what was computed from them, as bytes: a
+        # NumPy array pickles with ten times the cost of its bytes, and a
+        # worker sends three per document.
+        arrays = (self.sizes, self.features, self.counts)
+        return (_from_buffers, tuple(part for values in arrays for part in (values.dtype.str, values.tobytes())))
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Where each bag's entries start (int64; made once: the digests, the
+        totals and every :meth:`take` read it)."""
+        return np.cumsum(self.sizes) - self.sizes
+
+    @cached_property
+    def totals(self) -> np.ndarray:
+        """Each bag's size, multiplicities counted (int64; made once: the
+        store's partial index and its sparse index both read it)."""
+        totals = np.zeros(len(self.sizes), np.int64)
+        full = self.sizes > 0
+        if full.any():
+            totals[full] = np.add.reduceat(self.counts, self.starts[full])
+        return totals
+
+    @cached_property
+    def filled(self) -> list[bool]:
+        """Whether each bag holds a feature (made once: every matchable
+        sentence is found by it)."""
+        return (self.sizes > 0).tolist()  # type: ignore[no-any-return]
+
+    def take(self, rows: np.ndarray) -> FlatBags:
+        """The bags at ``rows`` (int64 positions), in that order."""
+        rows = np.asarray(rows, np.int64)
+        lengths = self.sizes[rows]
+        entries = np.repeat(self.starts[rows] - (np.cumsum(lengths) - lengths), lengths)
+        entries += np.arange(int(lengths.sum()), dtype=np.int64)
+        return FlatBags(lengths, self.features[entries], self.counts[entries])
+
+    def bag(self, row: int) -> _Bag:
+        """The bag at ``row`` (from 0) as a dict."""
+        ends, features, counts = self._reader
+        start, end = ends[row], ends[row + 1]
+        return dict(zip(features[start:end], counts[start:end]))
+
+    def same_entries(self, rows: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Whether the bag at each of ``rows`` lists the same entries as the
+        one at ``others``, in the same order (then the bags are equal; equal
+        bags listed in another order are not found here)."""
+        rows, others = np.asarray(rows, np.int64), np.asarray(others, np.int64)
+        same = self.sizes[rows] == self.sizes[others]
+        owner, within = ranges(self.sizes[rows[same]])
+        mine = self.starts[rows[same]][owner] + within
+        theirs = self.starts[others[same]][owner] + within
+        differ = (self.features[mine] != self.features[theirs]) | (self.counts[mine] != self.counts[theirs])
+        checked = np.flatnonzero(same)
+        same[checked[np.unique(owner[differ])]] = False
+        return same
+
+    def dicts(self) -> list[_Bag]:
+        """The bags as dicts."""
+        pairs = zip(self.features.tolist(), self.counts.tolist())
+        return [dict(islice(pairs, size)) for size in self.sizes.tolist()]
+
+
+def _from_buffers(sizes_type: str, sizes: bytes, features_type: str, features: bytes, counts_type: str, counts: bytes) -> FlatBags:
+    """The bags :meth:`FlatBags.__reduce__` pickled."""
+    return FlatBags(np.frombuffer(sizes, sizes_type), np.frombuffer(features, features_type), np.frombuffer(counts, counts_type))

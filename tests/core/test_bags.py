@@ -1,0 +1,78 @@
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from partialdup.core.bags import FlatBags
+from partialdup.core.types import DocumentFeatures
+
+bags = st.lists(st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 4), max_size=6), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(bags, st.data())
+def test_flat_bags_keep_every_bag_and_take_any_of_them(chosen, data) -> None:
+    flat = FlatBags.of(chosen)
+    assert flat.dicts() == chosen and [list(b) for b in flat.dicts()] == [list(b) for b in chosen]
+    assert flat.totals.tolist() == [sum(b.values()) for b in chosen]
+    rows = data.draw(st.lists(st.integers(0, max(len(chosen) - 1, 0)), max_size=10)) if chosen else []
+    taken = flat.take(np.array(rows, np.int64))
+    assert taken.dicts() == [chosen[r] for r in rows]
+    assert taken.totals.tolist() == [sum(chosen[r].values()) for r in rows]
+
+
+@settings(max_examples=200, deadline=None)
+@given(bags, st.data())
+def test_one_bag_and_same_entries_agree_with_the_dicts(chosen, data) -> None:
+    flat = FlatBags.of(chosen)
+    assert [flat.bag(row) for row in range(len(chosen))] == chosen
+    if not chosen:
+        return
+    pick = st.lists(st.integers(0, len(chosen) - 1), max_size=12)
+    rows, others = data.draw(pick), data.draw(pick)
+    rows, others = rows[: len(others)], others[: len(rows)]
+    same = flat.same_entries(np.array(rows, np.int64), np.array(others, np.int64))
+    # The plain reference: the same entries listed in the same order.
+    assert same.tolist() == [list(chosen[r].items()) == list(chosen[o].items()) for r, o in zip(rows, others)]
+
+
+def test_equal_bags_listed_in_another_order_are_not_same_entries() -> None:
+    flat = FlatBags.of([{1: 1, 2: 2}, {2: 2, 1: 1}, {1: 1, 2: 2}])
+    assert flat.same_entries(np.array([1, 2]), np.array([0, 0])).tolist() == [False, True]
+
+
+@settings(max_examples=200, deadline=None)
+@given(bags, st.data())
+def test_flat_bags_are_the_sequence_of_their_bags(chosen, data) -> None:
+    # The plain reference: the tuple of dicts a document's bags once were.
+    flat, plain = FlatBags.of(chosen), tuple(chosen)
+    assert len(flat) == len(plain) and list(flat) == list(plain) and flat == plain
+    assert [flat[i] for i in range(-len(plain), len(plain))] == [plain[i] for i in range(-len(plain), len(plain))]
+    assert [list(flat[i]) for i in range(len(plain))] == [list(b) for b in plain]  # features in the order listed
+    for wrong in (len(plain), -len(plain) - 1):
+        with pytest.raises(IndexError):
+            flat[wrong]
+    cut = slice(*data.draw(st.tuples(*[st.none() | st.integers(-9, 9)] * 2)))
+    assert isinstance(flat[cut], FlatBags) and flat[cut] == plain[cut]
+    assert flat.filled == [bool(b) for b in plain]
+    again = pickle.loads(pickle.dumps(flat))
+    assert again == plain and again.sizes.dtype == flat.sizes.dtype and again.counts.dtype == flat.counts.dtype
+    assert FlatBags.of(flat) is flat
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(bags, max_size=4), st.data())
+def test_picked_bags_are_those_of_their_parts(parts, data) -> None:
+    flats = [FlatBags.of(part) for part in parts]
+    assert FlatBags.joined(flats) == [bag for part in parts for bag in part]
+    keys = [(p, r) for p, part in enumerate(parts) for r in range(len(part))]
+    picked = data.draw(st.lists(st.sampled_from(keys), max_size=12)) if keys else []
+    assert FlatBags.picked(flats, picked) == [parts[p][r] for p, r in picked]
+
+
+def test_document_features_hold_their_bags_as_arrays() -> None:
+    features = DocumentFeatures("d", (), ({7: 2}, {}), (3, 0))
+    assert isinstance(features.bags, FlatBags) and features.bags == ({7: 2}, {})
+    assert features == DocumentFeatures("d", (), FlatBags.of([{7: 2}, {}]), (3, 0))
+    assert features != DocumentFeatures("d", (), ({7: 1}, {}), (3, 0))
