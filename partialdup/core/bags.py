@@ -71,16 +71,6 @@ class FlatBags(Sequence[_Bag]):
             return cls.of(())
         return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("sizes", "features", "counts")))
 
-    @classmethod
-    def picked(cls, parts: Sequence[FlatBags], keys: Sequence[tuple[int, int]]) -> FlatBags:
-        """The bag ``parts[p][r]`` of each key ``(p, r)``, in that order
-        (the sentences of some documents, from their documents' bags)."""
-        if not len(keys):
-            return cls.of(())
-        lengths = np.fromiter(map(len, parts), np.int64, len(parts))
-        at = np.array(keys, np.int64).reshape(-1, 2)
-        return cls.joined(parts).take(np.cumsum(lengths)[at[:, 0]] - lengths[at[:, 0]] + at[:, 1])
-
     def __len__(self) -> int:
         return len(self.sizes)
 

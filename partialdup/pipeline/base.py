@@ -9,7 +9,10 @@ are mixins beside it (:mod:`.edits`, :mod:`.lookups`, :mod:`.tail`) and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Sequence
+
+import numpy as np
 
 from partialdup.core.bags import FlatBags
 from partialdup.core.config import Config
@@ -86,8 +89,18 @@ class DetectorBase:
         """(document, sentence) of every matchable sentence, in document order."""
         return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
 
+    def _matchable_columns(self, docs: Sequence[DocumentFeatures]) -> tuple[np.ndarray, np.ndarray, FlatBags]:
+        """The document, the position (int64) and the bag of every matchable
+        sentence, in document order (:meth:`matchable` on the documents'
+        arrays: no tuple or dict per sentence)."""
+        bags = FlatBags.joined([doc.bags for doc in docs])
+        tokens = np.fromiter(chain.from_iterable(doc.tokens for doc in docs), np.int64, len(bags))
+        rows = np.flatnonzero((tokens >= self.config.min_tokens) & (bags.sizes > 0))
+        lengths = np.fromiter((len(doc.bags) for doc in docs), np.int64, len(docs))
+        documents = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)[rows]
+        return documents, rows - (np.cumsum(lengths) - lengths)[documents], bags.take(rows)
+
     def _matchable_bags(self, docs: Sequence[DocumentFeatures]) -> tuple[list[SentenceKey], FlatBags]:
-        """:meth:`_matchable_sentences` and their bags, in that order (taken
-        from the documents' arrays: no dict per sentence)."""
-        keys = self._matchable_sentences(docs)
-        return keys, FlatBags.picked([doc.bags for doc in docs], keys)
+        """:meth:`_matchable_sentences` and their bags, in that order."""
+        documents, positions, bags = self._matchable_columns(docs)
+        return list(zip(documents.tolist(), positions.tolist())), bags

@@ -363,7 +363,7 @@ class Detector(LookupStage, SpanStage):
             joins: Also index their rejoined sentences (``check`` looks whole
                 query sentences up there; ``detect`` needs no such index).
         """
-        keys, bags = self._matchable_bags(references)
+        documents, positions, bags = self._matchable_columns(references)
         joined: tuple[list[int], list[int], list[Bag]] = ([], [], [])
         for number, doc in enumerate(references):
             for position, bag in doc.joins if joins else ():
@@ -372,8 +372,8 @@ class Detector(LookupStage, SpanStage):
         # LSH bands, rescored word sets); all answer the same look-ups.
         held = partial(sentence_index_of, self.method, max_postings=self.config.max_postings, exact=self.config.exact,
                        rate=self.config.exact_rate)
-        documents, positions = ([key[k] for key in keys] for k in (0, 1))
-        return ReferenceIndex(cast(SparseIndex, held(documents, positions, bags)), cast(SparseIndex, held(*joined)))
+        return ReferenceIndex(
+            cast(SparseIndex, held(documents.tolist(), positions.tolist(), bags)), cast(SparseIndex, held(*joined)))
 
 
 def _held_at(held: tuple[list[int], list[int], list[Bag]], document: int, position: int, bag: Bag) -> None:

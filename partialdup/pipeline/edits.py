@@ -195,10 +195,11 @@ class EditedStage(DetectorBase):
     ) -> list[tuple[SentenceKey, SentenceKey, float]]:
         """:meth:`_word_pairs` of the pairs :func:`word_set_candidates` kept
         (sentence numbers of ``words``), in order."""
-        firsts, seconds = words.keys(first), words.keys(second)
-        parts = [doc.bags for doc in docs]
-        scores = flat_bag_jaccard(FlatBags.picked(parts, firsts), FlatBags.picked(parts, seconds))
-        return list(zip(firsts, seconds, scores.tolist()))
+        # The documents' bags one after the other are numbered as ``words``
+        # numbers the sentences (both count each document's sentences).
+        bags = FlatBags.joined([doc.bags for doc in docs])
+        scores = flat_bag_jaccard(bags.take(first), bags.take(second))
+        return list(zip(words.keys(first), words.keys(second), scores.tolist()))
 
     def _word_loose_query(
         self, query_docs: Sequence[DocumentFeatures], references: Sequence[DocumentFeatures]

@@ -62,13 +62,9 @@ def test_flat_bags_are_the_sequence_of_their_bags(chosen, data) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(bags, max_size=4), st.data())
-def test_picked_bags_are_those_of_their_parts(parts, data) -> None:
-    flats = [FlatBags.of(part) for part in parts]
-    assert FlatBags.joined(flats) == [bag for part in parts for bag in part]
-    keys = [(p, r) for p, part in enumerate(parts) for r in range(len(part))]
-    picked = data.draw(st.lists(st.sampled_from(keys), max_size=12)) if keys else []
-    assert FlatBags.picked(flats, picked) == [parts[p][r] for p, r in picked]
+@given(st.lists(bags, max_size=4))
+def test_joined_bags_are_those_of_their_parts_in_order(parts) -> None:
+    assert FlatBags.joined([FlatBags.of(part) for part in parts]) == [bag for part in parts for bag in part]
 
 
 def test_document_features_hold_their_bags_as_arrays() -> None:

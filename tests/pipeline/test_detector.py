@@ -452,3 +452,13 @@ def test_documents_made_together_have_the_features_each_has_alone(detector, sour
     detector.tokenizer.clear_cache()
     assert detector.features_many(mixed) == alone and detector.features_many([]) == []
     assert detector.tokenize_many(documents[:3]) == [detector.tokenize(document) for document in documents[:3]]
+
+
+def test_matchable_sentences_from_the_arrays_are_those_told_one_by_one(detector, sources, suspicious):
+    # The plain reference: matchable() asked of each sentence, its bag read as a dict.
+    docs = [detector.features(document) for document in [*sources, *suspicious]]
+    docs.append(detector.features(Document("short", "短句。")))  # sentences too short to be looked up
+    keys, bags = detector._matchable_bags(docs)
+    assert keys == [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if detector.matchable(doc, s)]
+    assert bags == [docs[d].bags[s] for d, s in keys]
+    assert len(keys) < sum(len(doc.bags) for doc in docs)
