@@ -82,9 +82,7 @@ class FlatBags(Sequence[_Bag]):
 
     def __getitem__(self, row: int | slice) -> _Bag | FlatBags:
         if type(row) is int and row >= 0:  # the common case, kept short
-            ends, features, counts = self._reader
-            start, end = ends[row], ends[row + 1]  # IndexError past the last bag
-            return dict(zip(features[start:end], counts[start:end]))
+            return self.bag(row)  # IndexError past the last bag
         if isinstance(row, slice):
             return self.take(np.arange(len(self), dtype=np.int64)[row])
         if not -len(self) <= row < len(self):
@@ -93,10 +91,13 @@ class FlatBags(Sequence[_Bag]):
 
     @cached_property
     def _reader(self) -> tuple[list[int], memoryview, memoryview]:
-        # Where each bag ends, and the entries as memoryviews: a bag read
-        # one at a time then costs a third of NumPy's scalar indexing and
-        # slicing (the tail reads tens of thousands so).
-        features, counts = (np.ascontiguousarray(values).data for values in (self.features, self.counts))
+        # Where each bag starts (and the last ends), and the entries as
+        # memoryviews (of native byte order: a memoryview reads no other): a
+        # bag read one at a time then costs a third of NumPy's scalar
+        # indexing and slicing (the tail reads tens of thousands so).
+        features, counts = (
+            np.ascontiguousarray(values, values.dtype.newbyteorder("=")).data for values in (self.features, self.counts)
+        )
         return [0, *np.cumsum(self.sizes).tolist()], features, counts
 
     def __iter__(self) -> Iterator[_Bag]:
@@ -153,8 +154,10 @@ class FlatBags(Sequence[_Bag]):
 
     def bag(self, row: int) -> _Bag:
         """The bag at ``row`` (from 0) as a dict."""
-        ends, features, counts = self._reader
-        start, end = ends[row], ends[row + 1]
+        if row < 0:
+            raise IndexError(row)  # the bounds below would read another
+        bounds, features, counts = self._reader
+        start, end = bounds[row], bounds[row + 1]
         return dict(zip(features[start:end], counts[start:end]))
 
     def same_entries(self, rows: np.ndarray, others: np.ndarray) -> np.ndarray:

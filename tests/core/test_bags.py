@@ -72,3 +72,11 @@ def test_document_features_hold_their_bags_as_arrays() -> None:
     assert isinstance(features.bags, FlatBags) and features.bags == ({7: 2}, {})
     assert features == DocumentFeatures("d", (), FlatBags.of([{7: 2}, {}]), (3, 0))
     assert features != DocumentFeatures("d", (), ({7: 1}, {}), (3, 0))
+
+
+def test_a_bag_is_read_whatever_the_arrays_byte_order_and_never_from_before_the_first() -> None:
+    # A memoryview reads native byte order only; a store's arrays are little-endian.
+    flat = FlatBags(np.array([1, 2]), np.array([5, 6, 7], np.dtype(">u8")), np.array([1, 2, 3], np.dtype("<u4")))
+    assert list(flat) == [flat[0], flat[1]] == [{5: 1}, {6: 2, 7: 3}]
+    with pytest.raises(IndexError):
+        flat.bag(-1)
