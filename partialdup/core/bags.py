@@ -21,7 +21,7 @@ import numpy as np
 
 from partialdup.core.arrays import ranges
 
-__all__ = ["FlatBags"]
+__all__ = ["FlatBags", "PlacedBags"]
 
 #: What :class:`FlatBags` holds bag by bag (as :data:`partialdup.core.types.Bag`).
 _Bag = Mapping[int, int]
@@ -183,3 +183,83 @@ class FlatBags(Sequence[_Bag]):
 def _from_buffers(sizes_type: str, sizes: bytes, features_type: str, features: bytes, counts_type: str, counts: bytes) -> FlatBags:
     """The bags :meth:`FlatBags.__reduce__` pickled."""
     return FlatBags(np.frombuffer(sizes, sizes_type), np.frombuffer(features, features_type), np.frombuffer(counts, counts_type))
+
+
+class PlacedBags(Sequence[tuple[int, _Bag]]):
+    """Bags each at a position, as arrays; a sequence of ``(position, bag)``
+    (a document's rejoined sentences: the sentence each starts at and its
+    bag, see :attr:`~partialdup.core.types.DocumentFeatures.joins`).
+
+    Attributes:
+        positions: Each bag's position (int64, made so).
+        bags: The bags.
+    """
+
+    __slots__ = ("positions", "bags")
+    positions: np.ndarray
+    bags: FlatBags
+
+    def __init__(self, positions: np.ndarray, bags: FlatBags) -> None:
+        if len(positions) != len(bags):
+            raise ValueError(f"{len(positions)} positions for {len(bags)} bags")
+        object.__setattr__(self, "positions", np.asarray(positions, np.int64))
+        object.__setattr__(self, "bags", bags)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"PlacedBags.{name} cannot be set")
+
+    @classmethod
+    def of(cls, placed: Sequence[tuple[int, _Bag]]) -> PlacedBags:
+        """The ``(position, bag)`` pairs as arrays (arrays already are returned as they are)."""
+        if isinstance(placed, PlacedBags):
+            return placed
+        if not placed:
+            return _NOTHING_PLACED  # most documents' (immutable: shared)
+        return cls(np.fromiter((position for position, _ in placed), np.int64, len(placed)), FlatBags.of([bag for _, bag in placed]))
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @overload
+    def __getitem__(self, row: int) -> tuple[int, _Bag]: ...
+
+    @overload
+    def __getitem__(self, row: slice) -> PlacedBags: ...
+
+    def __getitem__(self, row: int | slice) -> tuple[int, _Bag] | PlacedBags:
+        if isinstance(row, slice):
+            return PlacedBags(self.positions[row], self.bags[row])
+        return int(self.positions[row]), self.bags[row]
+
+    def __iter__(self) -> Iterator[tuple[int, _Bag]]:
+        return zip(self.positions.tolist(), self.bags.dicts())
+
+    def __eq__(self, other: object) -> bool:
+        # Equal to any sequence of the same pairs, as the tuples these once were.
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == [tuple(pair) for pair in other]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PlacedBags({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Bytes, as FlatBags's; most documents' none, as nothing.
+        if not len(self):
+            return (_nothing_placed, ())
+        return (_placed_from, (self.positions.tobytes(), self.bags))
+
+
+_NOTHING_PLACED = PlacedBags(np.empty(0, np.int64), FlatBags.of(()))
+
+
+def _nothing_placed() -> PlacedBags:
+    """The shared empty :class:`PlacedBags` (unpickled)."""
+    return _NOTHING_PLACED
+
+
+def _placed_from(positions: bytes, bags: FlatBags) -> PlacedBags:
+    """The bags :meth:`PlacedBags.__reduce__` pickled."""
+    return PlacedBags(np.frombuffer(positions, np.int64), bags)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from partialdup.core.bags import FlatBags
+from partialdup.core.bags import FlatBags, PlacedBags
 
 __all__ = [
     "Document",
@@ -116,7 +116,9 @@ class DocumentFeatures:
         tokens: Number of tokens per sentence, aligned with ``sentences``.
         text: The document's original text, when known.
         joins: The bag of each pair of sentences read as one (see
-            :attr:`TokenizedDocument.joins`): ``(i, bag of i and i + 1)``.
+            :attr:`TokenizedDocument.joins`): ``(i, bag of i and i + 1)``,
+            held as arrays (:class:`~partialdup.core.bags.PlacedBags`; any
+            sequence of pairs given is made one).
         words: The normalised tokens of each sentence (as
             :attr:`TokenizedDocument.tokens`), for the word-level checks of
             edited copies; empty when not known.
@@ -129,7 +131,7 @@ class DocumentFeatures:
     bags: FlatBags
     tokens: tuple[int, ...]
     text: str | None = None
-    joins: tuple[tuple[int, Bag], ...] = ()
+    joins: PlacedBags = field(default_factory=lambda: PlacedBags.of(()))
     words: tuple[tuple[str, ...], ...] = ()
     quotes: tuple[tuple[int, Bag], ...] = ()
 
@@ -137,6 +139,9 @@ class DocumentFeatures:
         bags: Sequence[Bag] = self.bags
         if not isinstance(bags, FlatBags):
             object.__setattr__(self, "bags", FlatBags.of(bags))
+        joins: Sequence[tuple[int, Bag]] = self.joins
+        if not isinstance(joins, PlacedBags):
+            object.__setattr__(self, "joins", PlacedBags.of(joins))
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
-from partialdup.core.bags import FlatBags
+from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.collector import collector_paused
 from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
 from partialdup.index.dispatch import sentence_index_of
@@ -154,11 +154,11 @@ class Detector(LookupStage, SpanStage):
     def fingerprint(self, document: TokenizedDocument) -> DocumentFeatures:
         """The bag of features of every sentence of a tokenized document."""
         bags = FlatBags.of(list(map(self._sentence_bag, document.tokens)))
-        joins = tuple(
+        joins = PlacedBags.of([
             (i, bag)
             for i, words in (document.joins if self.config.rejoin else ())
             if len(words) >= self.config.min_tokens and (bag := self.method.bag(words))
-        )
+        ])
         words = document.tokens if self._edited is not None or self.config.headlines else ()
         # Plain dicts: a stored document keeps these fields by name (marshal).
         quotes = tuple(
@@ -364,10 +364,7 @@ class Detector(LookupStage, SpanStage):
                 query sentences up there; ``detect`` needs no such index).
         """
         documents, positions, bags = self._matchable_columns(references)
-        joined: tuple[list[int], list[int], list[Bag]] = ([], [], [])
-        for number, doc in enumerate(references):
-            for position, bag in doc.joins if joins else ():
-                _held_at(joined, number, position, bag)
+        joined = _joined_columns(references if joins else ())
         # The method's search kind picks the index (inverted, permuted tables,
         # LSH bands, rescored word sets); all answer the same look-ups.
         held = partial(sentence_index_of, self.method, max_postings=self.config.max_postings, exact=self.config.exact,
@@ -376,7 +373,10 @@ class Detector(LookupStage, SpanStage):
             cast(SparseIndex, held(documents.tolist(), positions.tolist(), bags)), cast(SparseIndex, held(*joined)))
 
 
-def _held_at(held: tuple[list[int], list[int], list[Bag]], document: int, position: int, bag: Bag) -> None:
-    held[0].append(document)
-    held[1].append(position)
-    held[2].append(bag)
+def _joined_columns(docs: Sequence[DocumentFeatures]) -> tuple[list[int], list[int], FlatBags]:
+    """The document, the position and the bag of every rejoined sentence
+    (:attr:`DocumentFeatures.joins`), in document order."""
+    counts = [len(doc.joins) for doc in docs]
+    documents = [number for number, count in enumerate(counts) for _ in range(count)]
+    positions = [position for doc in docs for position in doc.joins.positions.tolist()]
+    return documents, positions, FlatBags.joined([doc.joins.bags for doc in docs])

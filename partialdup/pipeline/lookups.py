@@ -15,6 +15,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 
 import numpy as np
 
+from partialdup.core.bags import FlatBags
 from partialdup.core.arrays import dense_unique, sorted_isin
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.exact_first import exact_run_stats
@@ -150,7 +151,7 @@ class LookupStage(HeadlineStage):
         """The query's rejoined sentences against the reference sentences,
         and the query sentences (``bags``, the matchable ones') against the
         reference's rejoined ones."""
-        joined = [bag for doc in query_docs for _, bag in doc.joins]
+        joined = FlatBags.joined([doc.joins.bags for doc in query_docs])
         return index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
 
     def _sentence_searches(
@@ -251,8 +252,8 @@ class LookupStage(HeadlineStage):
                 self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_rows=filter_rows, key_rows=filter_rows))
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
-        rows = [(d, i) for d, doc in enumerate(docs) for i, _ in doc.joins]
-        joined = index.sentences.search([bag for doc in docs for _, bag in doc.joins], self._join_rule, docs=[d for d, _ in rows])
+        rows = [(d, i) for d, doc in enumerate(docs) for i in doc.joins.positions.tolist()]
+        joined = index.sentences.search(FlatBags.joined([doc.joins.bags for doc in docs]), self._join_rule, docs=[d for d, _ in rows])
         joined = joined.sharing(config.min_shared)
         rejoined = []
         for row, other, score in rejoined_hits(joined, keys):
@@ -318,7 +319,7 @@ class LookupStage(HeadlineStage):
         config = self.config
         index = index.using(product)
         queries_at, bags = self._matchable_bags(query_docs)
-        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i, _ in doc.joins]
+        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i in doc.joins.positions.tolist()]
         whole_matches, near_matches, loose_matches = self._sentence_searches(bags, index, loose=True)
         query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, bags, index))
         sentences = index.sentences.index.sentences

@@ -27,7 +27,7 @@ def pack_features(features: DocumentFeatures) -> tuple:
         tuple(value for s in features.sentences for value in (s.index, s.start, s.end)),
         features.bags,
         features.tokens,
-        tuple((i, dict(bag)) for i, bag in features.joins),
+        features.joins,
         tuple(_WORD_JOIN.join(words) for words in features.words),
         tuple((i, dict(bag)) for i, bag in features.quotes),
     )

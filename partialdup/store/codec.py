@@ -43,12 +43,12 @@ from typing import Any, Sequence, overload
 import numpy as np
 import zstandard
 
-from partialdup.core.bags import FlatBags
+from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.store.blooms import EVERY_WORD, sentence_blooms
 
 __all__ = [
-    "PackedFeatures", "TextPart", "bags", "flat_bags", "pack", "unpack_features", "unpack_text_part", "unpack_document",
+    "PackedFeatures", "TextPart", "bags", "flat_bags", "placed_joins", "pack", "unpack_features", "unpack_text_part", "unpack_document",
     "unpack_text", "unpack_words", "text_blob_parts", "words_part", "Words", "WORD_CHUNK", "LEVEL", "to_signed", "from_signed",
     "word_blooms",
     "compress", "decompress", "decompress_many", "small_part",
@@ -194,10 +194,10 @@ def pack(doc: DocumentFeatures, matchable: Sequence[bool], letter_flags: Sequenc
     if doc.text is None:
         raise ValueError(f"{doc.id}: a stored document needs its text")
     sizes, features, counts = _flat(doc.bags)
-    join_sizes, join_features, join_counts = _flat([bag for _, bag in doc.joins])
+    join_sizes, join_features, join_counts = _flat(PlacedBags.of(doc.joins).bags)
     small = b"".join((
         sizes.tobytes(), counts.tobytes(), np.array(matchable, _U8).tobytes(),
-        np.array([i for i, _ in doc.joins], _I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
+        PlacedBags.of(doc.joins).positions.astype(_I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
         np.array(doc.tokens, _I32).tobytes(),
         np.array(letter_flags if letter_flags is not None else [0] * len(doc.bags), _U8).tobytes(),
     ))
@@ -406,11 +406,17 @@ def flat_bags(packed: PackedFeatures) -> FlatBags:
     return FlatBags(packed.bag_sizes.astype(np.int64), packed.features.astype(np.uint64), packed.counts.astype(np.int64))
 
 
+def placed_joins(packed: PackedFeatures) -> PlacedBags:
+    """A document's rejoined sentences' bags from its features blob, in the detector's dtypes."""
+    flat = FlatBags(packed.join_sizes.astype(np.int64), packed.join_features.astype(np.uint64), packed.join_counts.astype(np.int64))
+    return PlacedBags(packed.join_at.astype(np.int64), flat)
+
+
 def unpack_document(doc_id: str, packed: PackedFeatures, text_blob: bytes) -> DocumentFeatures:
     """The document as the detector made it, from its two blobs."""
     part = unpack_text_part(text_blob, len(packed.bag_sizes))
     sentences = tuple(map(Sentence, range(len(part.starts)), part.starts, part.ends))
-    joins = tuple(zip(packed.join_at.tolist(), bags(packed.join_sizes, packed.join_features, packed.join_counts)))
+    joins = placed_joins(packed)
     known = {f.name for f in dataclasses.fields(DocumentFeatures)}
     others = {name: value for name, value in part.others().items() if name in known}
     return DocumentFeatures(

@@ -15,8 +15,8 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar, overload
 
-from partialdup.core.bags import FlatBags
-from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.core.bags import FlatBags, PlacedBags
+from partialdup.core.types import DocumentFeatures, Sentence
 from partialdup.match.refine import Normaliser
 from partialdup.match.score import letters, normalised_letters
 from partialdup.match.verify import LETTERS_OF_WORDS, NUMBERED_HEADING, SentenceLetters
@@ -304,9 +304,8 @@ class StoredReference:
         return codec.flat_bags(self._packed)
 
     @_Lazy
-    def joins(self) -> tuple[tuple[int, Bag], ...]:
-        packed = self._packed
-        return tuple(zip(packed.join_at.tolist(), codec.bags(packed.join_sizes, packed.join_features, packed.join_counts)))
+    def joins(self) -> PlacedBags:
+        return codec.placed_joins(self._packed)
 
     def __getattr__(self, name: str) -> Any:
         # The other fields (quotes, ...): stored by name, or the field's default

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.core.bags import FlatBags
+from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.types import DocumentFeatures
 
 bags = st.lists(st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 4), max_size=6), max_size=8)
@@ -80,3 +80,22 @@ def test_a_bag_is_read_whatever_the_arrays_byte_order_and_never_from_before_the_
     assert list(flat) == [flat[0], flat[1]] == [{5: 1}, {6: 2, 7: 3}]
     with pytest.raises(IndexError):
         flat.bag(-1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.dictionaries(st.integers(0, 2**64 - 1), st.integers(1, 4), max_size=5)), max_size=6))
+def test_placed_bags_are_the_sequence_of_their_pairs(pairs) -> None:
+    # The plain reference: the tuple of (position, dict) a document's joins once were.
+    placed, plain = PlacedBags.of(pairs), tuple(pairs)
+    assert placed == plain and list(placed) == list(plain) and len(placed) == len(plain)
+    assert [placed[i] for i in range(len(plain))] == list(plain) and placed[1:] == plain[1:]
+    assert placed.positions.dtype == np.int64 and placed.bags == [bag for _, bag in plain]
+    assert pickle.loads(pickle.dumps(placed)) == plain and PlacedBags.of(placed) is placed
+    assert DocumentFeatures("d", (), (), (), joins=pairs).joins == plain
+
+
+def test_no_placed_bags_are_one_shared_object_even_unpickled() -> None:
+    nothing = PlacedBags.of(())
+    assert nothing is PlacedBags.of([]) is pickle.loads(pickle.dumps(nothing)) is DocumentFeatures("d", (), (), ()).joins
+    with pytest.raises(ValueError):
+        PlacedBags(np.array([1, 2]), FlatBags.of([{}]))
