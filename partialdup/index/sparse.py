@@ -41,7 +41,7 @@ from partialdup.index.expand import (
 from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
-from partialdup.index.matrix import PairFilter, accept, binary_matrix, expand_bags, expand_flat, index_columns, kept_pairs
+from partialdup.index.matrix import PairFilter, accept, binary_matrix, expand_flat, index_columns, kept_pairs
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
@@ -202,9 +202,10 @@ class SparseIndex:
     ) -> list[PairMatches]:
         """:meth:`search` of the same bags for each of ``rules``, their
         candidates made by one product (``check`` asks for three)."""
-        rows, features, occurrences = expand_bags(bags)
+        flat = FlatBags.of(bags)  # as they are when flat already (a document's)
+        rows, features, occurrences = expand_flat(flat)
         usual, frequent, skipped = self._query_matrices(rows, features, occurrences, len(bags))
-        sizes = np.fromiter((sum(b.values()) for b in bags), np.int64, len(bags))
+        sizes = flat.totals
         query_docs = np.full(len(bags), -1, np.int64) if docs is None else np.asarray(docs, np.int64)
         identical = self._groups.find(bags, lambda key: self.index.sentences[key].bag)  # the same for every rule
         searched = []
