@@ -27,7 +27,7 @@ from partialdup.methods.similarity import CopyRule
 from partialdup.text.sentences import SentenceSplitter
 from partialdup.text.tokens import Tokenizer
 
-__all__ = ["Detection", "DetectorBase"]
+__all__ = ["Detection", "DetectorBase", "joined_bags", "joined_keys"]
 
 @dataclass(frozen=True)
 class Detection:
@@ -47,6 +47,17 @@ class Detection:
     stats: RunStats = field(default_factory=RunStats)
     boilerplate_spans: tuple[Span, ...] = ()
     boilerplate_sentences: Sequence[BoilerplateSentence] = ()
+
+
+def joined_keys(docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
+    """(document, first sentence) of every pair of sentences read as one
+    (:attr:`~partialdup.core.types.DocumentFeatures.joins`), in document order."""
+    return [(d, i) for d, doc in enumerate(docs) for i in doc.joins.positions.tolist()]
+
+
+def joined_bags(docs: Sequence[DocumentFeatures]) -> FlatBags:
+    """The bags of :func:`joined_keys`, in that order."""
+    return FlatBags.joined([doc.joins.bags for doc in docs])
 
 
 class DetectorBase:
@@ -85,10 +96,6 @@ class DetectorBase:
         """Whether a sentence is long enough to be looked up on its own."""
         return doc.tokens[sentence] >= self.config.min_tokens and doc.bags.filled[sentence]
 
-    def _matchable_sentences(self, docs: Sequence[DocumentFeatures]) -> list[SentenceKey]:
-        """(document, sentence) of every matchable sentence, in document order."""
-        return [(d, s) for d, doc in enumerate(docs) for s in range(len(doc.bags)) if self.matchable(doc, s)]
-
     def _matchable_columns(self, docs: Sequence[DocumentFeatures]) -> tuple[np.ndarray, np.ndarray, FlatBags]:
         """The document, the position (int64) and the bag of every matchable
         sentence, in document order (:meth:`matchable` on the documents'
@@ -101,6 +108,7 @@ class DetectorBase:
         return documents, rows - (np.cumsum(lengths) - lengths)[documents], bags.take(rows)
 
     def _matchable_bags(self, docs: Sequence[DocumentFeatures]) -> tuple[list[SentenceKey], FlatBags]:
-        """:meth:`_matchable_sentences` and their bags, in that order."""
+        """(document, sentence) of every matchable sentence, in document
+        order, and their bags (:meth:`_matchable_columns`)."""
         documents, positions, bags = self._matchable_columns(docs)
         return list(zip(documents.tolist(), positions.tolist())), bags

@@ -28,7 +28,7 @@ from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs
-from partialdup.pipeline.base import Detection
+from partialdup.pipeline.base import Detection, joined_bags, joined_keys
 from partialdup.pipeline.lookups import Lookups, LookupStage
 from partialdup.pipeline.parallel import Engine, LocalEngine
 from partialdup.pipeline.tail import SpanStage
@@ -364,19 +364,10 @@ class Detector(LookupStage, SpanStage):
                 query sentences up there; ``detect`` needs no such index).
         """
         documents, positions, bags = self._matchable_columns(references)
-        joined = _joined_columns(references if joins else ())
+        joined_at = joined_keys(references) if joins else []
         # The method's search kind picks the index (inverted, permuted tables,
         # LSH bands, rescored word sets); all answer the same look-ups.
         held = partial(sentence_index_of, self.method, max_postings=self.config.max_postings, exact=self.config.exact,
                        rate=self.config.exact_rate)
-        return ReferenceIndex(
-            cast(SparseIndex, held(documents.tolist(), positions.tolist(), bags)), cast(SparseIndex, held(*joined)))
-
-
-def _joined_columns(docs: Sequence[DocumentFeatures]) -> tuple[list[int], list[int], FlatBags]:
-    """The document, the position and the bag of every rejoined sentence
-    (:attr:`DocumentFeatures.joins`), in document order."""
-    counts = [len(doc.joins) for doc in docs]
-    documents = [number for number, count in enumerate(counts) for _ in range(count)]
-    positions = [position for doc in docs for position in doc.joins.positions.tolist()]
-    return documents, positions, FlatBags.joined([doc.joins.bags for doc in docs])
+        joined = held([d for d, _ in joined_at], [i for _, i in joined_at], joined_bags(references if joins else ()))
+        return ReferenceIndex(cast(SparseIndex, held(documents.tolist(), positions.tolist(), bags)), cast(SparseIndex, joined))

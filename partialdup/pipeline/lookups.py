@@ -15,7 +15,6 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 
 import numpy as np
 
-from partialdup.core.bags import FlatBags
 from partialdup.core.arrays import dense_unique, sorted_isin
 from partialdup.core.types import Bag, DocumentFeatures, RunStats
 from partialdup.index.exact_first import exact_run_stats
@@ -29,6 +28,7 @@ from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.match.verify import NearSentences
 from partialdup.methods.similarity import CopyRule
+from partialdup.pipeline.base import joined_bags, joined_keys
 from partialdup.pipeline.edits import word_set_candidates
 from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records, WholeMatches
 from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, inline_beside, near_copy_rows
@@ -151,8 +151,7 @@ class LookupStage(HeadlineStage):
         """The query's rejoined sentences against the reference sentences,
         and the query sentences (``bags``, the matchable ones') against the
         reference's rejoined ones."""
-        joined = FlatBags.joined([doc.joins.bags for doc in query_docs])
-        return index.sentences.search(joined, self._join_rule), index.joins.search(bags, self._join_rule)
+        return index.sentences.search(joined_bags(query_docs), self._join_rule), index.joins.search(bags, self._join_rule)
 
     def _sentence_searches(
         self, bags: Sequence[Bag], index: ReferenceIndex, *, loose: bool,
@@ -252,8 +251,8 @@ class LookupStage(HeadlineStage):
                 self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_rows=filter_rows, key_rows=filter_rows))
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
-        rows = [(d, i) for d, doc in enumerate(docs) for i in doc.joins.positions.tolist()]
-        joined = index.sentences.search(FlatBags.joined([doc.joins.bags for doc in docs]), self._join_rule, docs=[d for d, _ in rows])
+        rows = joined_keys(docs)
+        joined = index.sentences.search(joined_bags(docs), self._join_rule, docs=[d for d, _ in rows])
         joined = joined.sharing(config.min_shared)
         rejoined = []
         for row, other, score in rejoined_hits(joined, keys):
@@ -319,7 +318,7 @@ class LookupStage(HeadlineStage):
         config = self.config
         index = index.using(product)
         queries_at, bags = self._matchable_bags(query_docs)
-        joins_at = [(q, i) for q, doc in enumerate(query_docs) for i in doc.joins.positions.tolist()]
+        joins_at = joined_keys(query_docs)
         whole_matches, near_matches, loose_matches = self._sentence_searches(bags, index, loose=True)
         query_joins, reference_joins = (found.sharing(config.min_shared) for found in self._join_searches(query_docs, bags, index))
         sentences = index.sentences.index.sentences

@@ -194,10 +194,11 @@ def pack(doc: DocumentFeatures, matchable: Sequence[bool], letter_flags: Sequenc
     if doc.text is None:
         raise ValueError(f"{doc.id}: a stored document needs its text")
     sizes, features, counts = _flat(doc.bags)
-    join_sizes, join_features, join_counts = _flat(PlacedBags.of(doc.joins).bags)
+    joins = PlacedBags.of(doc.joins)
+    join_sizes, join_features, join_counts = _flat(joins.bags)
     small = b"".join((
         sizes.tobytes(), counts.tobytes(), np.array(matchable, _U8).tobytes(),
-        PlacedBags.of(doc.joins).positions.astype(_I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
+        joins.positions.astype(_I32).tobytes(), join_sizes.tobytes(), join_counts.tobytes(),
         np.array(doc.tokens, _I32).tobytes(),
         np.array(letter_flags if letter_flags is not None else [0] * len(doc.bags), _U8).tobytes(),
     ))
@@ -403,13 +404,17 @@ def unpack_text(text_blob: bytes, sentences: int) -> str:
 
 def flat_bags(packed: PackedFeatures) -> FlatBags:
     """A document's bags from its features blob, in the detector's dtypes."""
-    return FlatBags(packed.bag_sizes.astype(np.int64), packed.features.astype(np.uint64), packed.counts.astype(np.int64))
+    return _widened(packed.bag_sizes, packed.features, packed.counts)
 
 
 def placed_joins(packed: PackedFeatures) -> PlacedBags:
     """A document's rejoined sentences' bags from its features blob, in the detector's dtypes."""
-    flat = FlatBags(packed.join_sizes.astype(np.int64), packed.join_features.astype(np.uint64), packed.join_counts.astype(np.int64))
-    return PlacedBags(packed.join_at.astype(np.int64), flat)
+    return PlacedBags(packed.join_at, _widened(packed.join_sizes, packed.join_features, packed.join_counts))
+
+
+def _widened(sizes: np.ndarray, features: np.ndarray, counts: np.ndarray) -> FlatBags:
+    # Stored as int32, uint64, uint32 (_flat's inverse).
+    return FlatBags(sizes.astype(np.int64), features.astype(np.uint64), counts.astype(np.int64))
 
 
 def unpack_document(doc_id: str, packed: PackedFeatures, text_blob: bytes) -> DocumentFeatures:
