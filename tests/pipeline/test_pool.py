@@ -43,10 +43,28 @@ def test_documents_sent_to_a_helper_give_the_features_and_words_they_give_here(d
     # A JSONL record's fields stay here: the features never read them.
     documents = [replace(sources[0], fields={"url": "https://example.org/a"}), *sources[1:3], detector.tokenize(sources[3])]
     sent = sent_documents(documents)
-    assert sent[:3] == [(d.id, d.text) for d in documents[:3]] and sent[3] is documents[3]
+    assert sent[:3] == [(d.id, d.text.encode("utf-8")) for d in documents[:3]] and sent[3] is documents[3]
     made = detector.features_many(documents)
     packed, words = features_piece(detector, ([sent], True), 0)
     assert packed == [pack_features(doc) for doc in made]
     plain = PieceWords.of(made)
     assert words.words == plain.words and words.columns.tolist() == plain.columns.tolist()
     assert features_piece(detector, ([sent], False), 0) == packed
+
+
+def test_a_text_sent_to_a_helper_comes_back_as_it_was_and_stays_its_size(detector):
+    import pickle
+    import sys
+
+    from partialdup.core.types import Document
+    from partialdup.pipeline.pool import _received
+
+    # A lone surrogate (a str may hold one) and text beyond ASCII.
+    text = "中文的句子。Une phrase \udc80 après."
+    document = Document("d", text)
+    size = sys.getsizeof(text)
+    sent = pickle.loads(pickle.dumps(sent_documents([document])))
+    # Pickling the str itself would have cached its UTF-8 form in it for as
+    # long as the caller keeps it (CPython).
+    assert sys.getsizeof(text) == size
+    assert _received(sent) == [document]
