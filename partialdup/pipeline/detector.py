@@ -23,6 +23,7 @@ from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.collector import collector_paused
+from partialdup.core.heap import release_free_memory
 from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
 from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
@@ -70,7 +71,7 @@ def _holding_openers(text: str, sentences: Sequence[Sentence]) -> list[int]:
 
 #: Sentences' words whose bags a detector keeps for the sentences that repeat
 #: them (see :meth:`Detector._sentence_bag`): a few MB at most.
-BAG_MEMO = 50_000
+BAG_MEMO = 12_500
 
 #: A quotation is looked up on its own when it is at most this share of its
 #: sentence's characters (a sentence that is nearly all quotation is looked
@@ -168,13 +169,23 @@ class Detector(LookupStage, SpanStage):
             document.id, document.sentences, bags, tuple(map(len, document.tokens)), document.text, joins, words, quotes
         )
 
-    def _forget_memos(self) -> None:
+    def _forget_memos(self, *, last: bool = False) -> None:
         """Forget the tokenizer's memos and the bags of words met before: the
-        features are made, the memos only hold memory now (about 50 MB of a
-        Chinese run of 160,000 sentences), and a process forked later would
-        keep their pages."""
+        features are made, the memos only hold memory now, and a process
+        forked later would keep their pages.
+
+        ``last``: the caller ends its process after this run (it passes
+        ``retain``), so the tokenizer's dictionaries go too, and the freed
+        memory goes back to the system: 76 MB with rjieba, where the
+        Chinese bench corpus's look-ups reach the run's peak (docs/benchmark.md,
+        session 32). A caller that runs again keeps them: loading them again
+        would cost it 0.2 s a run.
+        """
         self.tokenizer.clear_cache()
         self._bags_of.clear()
+        if last:
+            self.tokenizer.unload()
+            release_free_memory()
 
     def _sentence_bag(self, words: tuple[str, ...]) -> Bag:
         """The method's bag of a sentence's words, made once for words met
@@ -243,7 +254,8 @@ class Detector(LookupStage, SpanStage):
                 for a caller that ends its process at once after the run
                 (the command line), which saves freeing millions of objects
                 one by one (0.15 to 0.18 s of a 35 s run on the English
-                bench corpus).
+                bench corpus). The tokenizer's dictionaries are let go once
+                the features are made (the next tokenizing loads them again).
         """
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
             return self._detect(documents, engine or self.local_engine(), boilerplate_spans, retain)
@@ -252,7 +264,7 @@ class Detector(LookupStage, SpanStage):
         self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool, retain: list[object] | None = None
     ) -> Detection:
         docs = list(engine.features(self, documents, apart=True))
-        self._forget_memos()
+        self._forget_memos(last=retain is not None)
         lookups = self._detect_lookups(docs, engine)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)
@@ -326,7 +338,9 @@ class Detector(LookupStage, SpanStage):
                 query pairs it with every stored document holding the
                 licence, most of a check's spans at a million sentences.
             retain: As in :meth:`detect`: a list the run's working state is
-                appended to instead of being freed on return.
+                appended to instead of being freed on return, and the
+                tokenizer's dictionaries let go once the queries' features
+                are made.
         """
         with collector_paused():  # millions of objects, no cycle (core/collector.py)
             return self._check_against(
@@ -338,7 +352,7 @@ class Detector(LookupStage, SpanStage):
         retain: list[object] | None = None,
     ) -> Detection:
         query_docs = list(engine.features(self, queries))
-        self._forget_memos()
+        self._forget_memos(last=retain is not None)
         keep = None
         if only_pairs is not None:
             keep = lambda q, r: (query_docs[q].id, references[r].id) in only_pairs  # noqa: E731

@@ -49,6 +49,11 @@ class CommonForms:
         if self._converters is None:
             self._converters = (opencc_converter("s2twp"), opencc_converter("tw2sp"))
 
+    def unload(self) -> None:
+        """Let the converters go (the next new word loads them again); the
+        forms met so far are kept."""
+        self._converters = None
+
     def of(self, word: str) -> str:
         """The common form of ``word``."""
         form = self._forms.get(word)

@@ -87,6 +87,10 @@ class Segmenter:
         """Whether the backend's dictionary is loaded (see :meth:`load`)."""
         return self._backend is not None
 
+    def unload(self) -> None:
+        """Let the backend and its dictionary go: the next cut loads them again."""
+        self._backend = None
+
     @property
     def _jieba(self) -> Any:
         # The dictionary (0.15 s for rjieba) is loaded when first needed:

@@ -51,12 +51,17 @@ DEFAULT_TAIWAN_WORDS = Path(__file__).resolve().parent / "data" / "taiwan_words.
 DEFAULT_SEGMENTER: str = Config().segmenter
 
 #: Han runs whose segmentation is remembered (oldest forgotten first):
-#: about 30 MB at most.
-_SEGMENT_CACHE = 100_000
+#: about 9 MB at most. Repeats come close together (boilerplate, a copy
+#: near its source): on the Chinese bench corpus in one process, a bound
+#: of 100,000 left 169,735 of 284,288 runs to segment, 25,000 left 176,744
+#: of 286,118; with two, the calling process held 84,592 runs in 29 MB
+#: against 18,770 in 6.6 MB (docs/benchmark.md, session 32).
+_SEGMENT_CACHE = 25_000
 
 #: Sentences whose words are remembered (oldest forgotten first): about
-#: 15 MB at most.
-_SENTENCE_CACHE = 50_000
+#: 4 MB at most. On the Chinese bench corpus, a bound of 50,000 left
+#: 123,535 of 159,950 sentences to tokenize, 12,500 left 125,127.
+_SENTENCE_CACHE = 12_500
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -403,6 +408,13 @@ class Tokenizer:
         for texts that need them)."""
         self._common.load()
         self._segmenter.load()
+
+    def unload(self) -> None:
+        """Let the segmenter's dictionary and the converters go (rjieba's and
+        OpenCC's: 76 MB of a process); what needs them next loads them again
+        (0.2 s). For a process whose tokenizing is done."""
+        self._common.unload()
+        self._segmenter.unload()
 
 
 def _remembered(known: dict[_K, _V], fresh: dict[_K, _V], bound: int) -> dict[_K, _V]:

@@ -129,6 +129,23 @@ def test_a_run_retained_for_the_caller_gives_the_same_detection(detector):
     assert len(checked) == 4
 
 
+def test_a_retained_run_lets_the_dictionaries_go_and_the_next_loads_them_again(detector):
+    # A caller that passes retain ends its process after the run: the
+    # tokenizer's dictionaries are not needed once the features are made.
+    text = "这是一个用于测试的中文句子，它被完整地复制了。另一句话说明文件的用途。"
+    docs = [Document("a", text), Document("b", "开头不同的一句话。" + text)]
+    detector.tokenizer.load()
+    plain = detector.detect(docs)
+    assert detector.tokenizer._segmenter.loaded and detector.tokenizer._common.loaded  # kept
+    assert detector.detect(docs, retain=[]) == plain and plain.spans
+    assert not detector.tokenizer._segmenter.loaded and not detector.tokenizer._common.loaded
+    assert detector.detect(docs) == plain  # loaded again on the way
+    assert detector.tokenizer._segmenter.loaded
+    checked = detector.check(docs[:1], docs[1:], retain=[])
+    assert not detector.tokenizer._segmenter.loaded
+    assert checked == detector.check(docs[:1], docs[1:])
+
+
 words = st.sampled_from("the of and to copy text 文本 复制 的 是 一个 句子 Alpha beta".split())
 sentence = st.builds(
     lambda ws, end: " ".join(ws) + end,

@@ -279,3 +279,9 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     assert third._segmenter.loaded and made[-2:] == ["s2twp", "tw2sp"]
     third.load()
     assert len(made) == 9  # loaded once
+    # unload() lets both go; the next Han text loads them again, same words.
+    words = third.words("使用者的檔案")
+    third.unload()
+    third.clear_cache()  # else the words are remembered
+    assert not third._segmenter.loaded and not third._common.loaded
+    assert third.words("使用者的檔案") == words and third._segmenter.loaded
