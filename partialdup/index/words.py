@@ -167,6 +167,21 @@ class WordSets:
         """(query row, indexed row, Jaccard) of every pair reaching the
         threshold, sorted by (query row, indexed row); against itself, the
         query row is the larger."""
+        for query, key, score in self.pair_blocks():
+            yield from zip(query.tolist(), key.tolist(), score.tolist())
+
+    def pair_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`pairs` as three arrays (query rows and indexed rows int64,
+        Jaccard float64), without a tuple and three numbers made for each
+        pair."""
+        blocks = list(self.pair_blocks())
+        if not blocks:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+        query, key, score = (np.concatenate(column) for column in zip(*blocks))
+        return query, key, score
+
+    def pair_blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`pairs` block by block of query rows, as arrays."""
         left, right = self._left, self._right
         right_t = right.prefix.T.tocsr()
         for start in range(0, len(left.sizes), _BLOCK_ROWS):
@@ -202,7 +217,7 @@ class WordSets:
             accept = score >= self.threshold
             query, key, score = query[accept], key[accept], score[accept]
             order = np.lexsort((key, query))
-            yield from zip(query[order].tolist(), key[order].tolist(), score[order].tolist())
+            yield query[order], key[order], score[order]
 
 
 class WordNumbering(dict):

@@ -67,9 +67,10 @@ def word_set_candidates(words: WordColumns, least_words: int) -> tuple[np.ndarra
     the sentences of at least ``least_words`` known words. A pure function
     of its arguments: a helper process may run it."""
     numbers = np.flatnonzero(words.known & (words.lengths >= least_words))
-    found = WordSets.of_columns(*words.rows_columns(numbers), words.words, WORD_JACCARD).pairs() if len(numbers) else ()
-    rows = np.array([(q, k) for q, k, _ in found], np.int64).reshape(-1, 2)
-    first, second = numbers[rows[:, 0]], numbers[rows[:, 1]]
+    if not len(numbers):
+        return numbers, numbers[:0]
+    query, key, _ = WordSets.of_columns(*words.rows_columns(numbers), words.words, WORD_JACCARD).pair_arrays()
+    first, second = numbers[query], numbers[key]
     a, b = words.lengths[first], words.lengths[second]
     keep = (words.documents(first) != words.documents(second)) & (np.maximum(a, b) < WHOLE_LENGTH_RATIO * np.minimum(a, b))
     return first[keep], second[keep]

@@ -46,6 +46,15 @@ def test_real_lines_agree_with_the_reference():
     assert found  # the GPL repeats its phrasing
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(words, max_size=14), st.lists(words, max_size=8), st.sampled_from([0.3, 0.5]))
+def test_the_pairs_as_arrays_are_the_pairs(left, right, threshold):
+    for sets in (WordSets(left, None, threshold, max_postings=3), WordSets(left, right, threshold, max_postings=3)):
+        query, key, score = sets.pair_arrays()
+        assert query.dtype == key.dtype == np.int64 and score.dtype == np.float64
+        assert list(zip(query.tolist(), key.tolist(), score.tolist())) == list(sets.pairs())
+
+
 def test_word_jaccard_and_bad_arguments():
     assert word_jaccard(["a", "b"], ["b", "c"]) == pytest.approx(1 / 3)
     assert word_jaccard([], []) == 0.0
