@@ -349,6 +349,11 @@ def _is(test: Callable[..., bool], **options: bool) -> bool:
 
 
 def _child_problem(path: str, entry: os.DirEntry) -> str | None:
+    if _is(entry.is_file, follow_symlinks=False):
+        # A regular file that is no link: the folder's listing tells (no
+        # stat a file; they were a third of the time of reading a folder of
+        # 9,000 files).
+        return None
     try:
         mode = entry.stat().st_mode
     except OSError as error:
