@@ -9,7 +9,7 @@ at a time in four Python loops and makes an int per character, 9 µs a
 sentence of the English bench corpus, whose refinement makes 53,646 of
 them, though it reads a few of each one's offsets; the fast path finds the
 runs of other characters than white space by one regular expression and
-tells the offsets run by run (:class:`RunOffsets`).
+tells the offsets run by run (:class:`RunOffsets`), when first read.
 """
 
 from __future__ import annotations
@@ -62,10 +62,37 @@ class RunOffsets(Sequence[int]):
         length: The compact text's length.
     """
 
-    __slots__ = ("_starts", "_origins", "_length")
+    __slots__ = ("_starts", "_origins", "_length", "_text", "_start")
 
     def __init__(self, starts: list[int], origins: list[int], length: int) -> None:
-        self._starts, self._origins, self._length = starts, origins, length
+        self._starts: list[int] | None = starts
+        self._origins: list[int] = origins
+        self._length = length
+        self._text: str | None = None
+        self._start = 0
+
+    @classmethod
+    def of_text(cls, normalised: str, start: int, length: int) -> RunOffsets:
+        """The offsets of the runs of ``normalised`` (a sentence's normalised
+        text, of the same length as the original, which starts at document
+        offset ``start``; ``length`` characters not white space, at least
+        one), found when first read: most compact forms are only compared,
+        their offsets never read (a regular expression's match per word was
+        a sixth of the English bench corpus's spans)."""
+        made = cls.__new__(cls)
+        made._starts, made._origins, made._length = None, [], length
+        made._text, made._start = normalised, start
+        return made
+
+    def _runs(self) -> tuple[list[int], list[int]]:
+        # Each step a C loop over the runs (a sentence has a run per word).
+        if self._starts is None:
+            assert self._text is not None
+            lows, highs = zip(*map(_span, _RUNS.finditer(self._text)))
+            starts = list(accumulate(map(sub, highs, lows), initial=0))
+            self._starts, self._origins = starts[:-1], list(map(self._start.__add__, lows))
+            self._text = None
+        return self._starts, self._origins
 
     def __len__(self) -> int:
         return self._length
@@ -75,12 +102,14 @@ class RunOffsets(Sequence[int]):
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError("compact offset out of range")
-        run = bisect_right(self._starts, index) - 1
-        return self._origins[run] + index - self._starts[run]
+        starts, origins = self._runs()
+        run = bisect_right(starts, index) - 1
+        return origins[run] + index - starts[run]
 
     def __iter__(self) -> Iterator[int]:
-        ends = [*self._starts[1:], self._length]
-        return chain.from_iterable(map(range, self._origins, map(add, self._origins, map(sub, ends, self._starts))))
+        starts, origins = self._runs()
+        ends = [*starts[1:], self._length]
+        return chain.from_iterable(map(range, origins, map(add, origins, map(sub, ends, starts))))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence):
@@ -97,16 +126,13 @@ class RunOffsets(Sequence[int]):
 def compact(text: str, sentence: Sentence, normalise: Normaliser) -> Compact:
     """The compact form of ``sentence`` of ``text`` (see the module notes)."""
     normalised, origin = normalise(text[sentence.start : sentence.end])
-    spans = list(map(_span, _RUNS.finditer(normalised)))
-    if not spans:
+    joined = _SPACES.sub("", normalised)
+    if not joined:
         return Compact("", ())
-    start, joined = sentence.start, _SPACES.sub("", normalised)
     if origin is not None:  # the normalisation changed lengths: an offset per character
-        return Compact(joined, tuple(start + origin[k] for low, high in spans for k in range(low, high)))
-    # Each step a C loop over the runs (a sentence has a run per word).
-    lows, highs = zip(*spans)
-    starts = list(accumulate(map(sub, highs, lows), initial=0))
-    return Compact(joined, RunOffsets(starts[:-1], list(map(start.__add__, lows)), starts[-1]))
+        spans = list(map(_span, _RUNS.finditer(normalised)))
+        return Compact(joined, tuple(sentence.start + origin[k] for low, high in spans for k in range(low, high)))
+    return Compact(joined, RunOffsets.of_text(normalised, sentence.start, len(joined)))
 
 
 def compact_py(text: str, sentence: Sentence, normalise: Normaliser) -> Compact:

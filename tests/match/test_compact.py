@@ -31,6 +31,14 @@ def test_compact_keeps_the_offsets_of_the_original_characters(tokenizer):
     assert made.origin == (3, 5, 5, 6, 7, 9)
 
 
+def test_run_offsets_of_a_text_are_found_when_first_read_whatever_reads_them():
+    # "ab" at 10, "cd" at 14: a sentence "ab  cd" starting at offset 10.
+    assert RunOffsets.of_text("ab  cd", 10, 4)[2] == 14
+    assert RunOffsets.of_text("ab  cd", 10, 4)[-1] == 15
+    assert list(RunOffsets.of_text("ab  cd", 10, 4)) == [10, 11, 14, 15]
+    assert RunOffsets.of_text(" ab\u3000cd ", 10, 4) == RunOffsets([0, 2], [11, 14], 4)
+
+
 def test_run_offsets_read_as_the_tuple_of_their_offsets():
     offsets = RunOffsets([0, 3], [10, 20], 5)  # "abc" at 10, "de" at 20
     assert list(offsets) == [10, 11, 12, 20, 21] and offsets == (10, 11, 12, 20, 21)
