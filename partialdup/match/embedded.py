@@ -153,10 +153,13 @@ def line_shaped(text: str, sentence: Sentence) -> bool:
     that ends with neither a terminator nor a continuing mark: the part of
     :func:`is_headline` that needs no tokens."""
     start, end = sentence.start, sentence.end
-    if end <= start or not _whole_line(text, start, end) or "\n" in text[start:end]:
+    if end <= start:
         return False
+    # Its last character first: most short sentences end with a terminator.
     last = text[end - 1]
-    return not (last in _LAST or (last in _CLOSERS and end - start > 1 and text[end - 2] in _TERMINATORS))
+    if last in _LAST or (last in _CLOSERS and end - start > 1 and text[end - 2] in _TERMINATORS):
+        return False
+    return text.find("\n", start, end) < 0 and _whole_line(text, start, end)
 
 
 def _whole_line(text: str, start: int, end: int) -> bool:

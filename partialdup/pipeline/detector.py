@@ -264,8 +264,7 @@ class Detector(LookupStage, SpanStage):
         self, documents: Iterable[AnyDocument], engine: Engine, boilerplate_spans: bool, retain: list[object] | None = None
     ) -> Detection:
         docs = list(engine.features(self, documents, apart=True))
-        self._forget_memos(last=retain is not None)
-        lookups = self._detect_lookups(docs, engine)
+        lookups = self._detect_lookups(docs, engine, last=retain is not None)
         # A is the document with the smaller id, whichever sentence was the query.
         place = [0] * len(docs)
         for rank, number in enumerate(sorted(range(len(docs)), key=lambda d: (docs[d].id, d))):
@@ -278,7 +277,7 @@ class Detector(LookupStage, SpanStage):
             judged=partial(engine.judged, self),
         )
 
-    def _detect_lookups(self, docs: Sequence[DocumentFeatures], engine: Engine) -> Lookups:
+    def _detect_lookups(self, docs: Sequence[DocumentFeatures], engine: Engine, *, last: bool = False) -> Lookups:
         # The index, the words' columns and the side searches are needed by
         # the look-ups only: made here, they go on return, before the tail
         # forks its workers (docs/benchmark.md, session 24).
@@ -287,6 +286,9 @@ class Detector(LookupStage, SpanStage):
         # they run beside the index and the feature searches.
         columns = self._word_columns(docs, engine.numbered_words(docs))
         word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
+        # The memos go once the side searches are under way: the helpers
+        # that run them wait for no freeing (``last``: see _forget_memos).
+        self._forget_memos(last=last)
         index = self.build_index(docs, joins=False)
         return self._self_lookups(
             docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns,

@@ -6,9 +6,13 @@ real heading put inside a real sentence of another document.
 """
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from partialdup.core.types import Sentence, Span, SentencePair
-from partialdup.match.embedded import EmbeddedSpan, embedded_span, headline_edges, is_headline, run_at, title_words, word_units
+from partialdup.match.embedded import (
+    EmbeddedSpan, embedded_span, headline_edges, is_headline, line_shaped, run_at, title_words, word_units,
+)
 from partialdup.match.headline_search import candidate_pairs
 from partialdup.text.sentences import SentenceSplitter
 
@@ -167,3 +171,24 @@ def test_headline_edges_move_a_single_pair_span_onto_the_title(tokenizer, splitt
     (edged,) = headline_edges([span], text, sentences, long_text, [long], tokenizer.tokenize)
     assert text[edged.a_start : edged.a_end] == title == long_text[edged.b_start : edged.b_end]
     assert (edged.pairs, edged.score) == (span.pairs, span.score)
+
+
+def _line_shaped_plain(text: str, sentence: Sentence) -> bool:
+    # line_shaped's definition as its docstring states it, one test after another.
+    start, end = sentence.start, sentence.end
+    if end <= start or "\n" in text[start:end]:
+        return False
+    before, after = text[:start].rstrip(" \t\u3000\xa0"), text[end:].lstrip(" \t\u3000\xa0")
+    if before and before[-1] not in "\r\n" or after and after[0] not in "\r\n":
+        return False
+    last = text[end - 1]
+    closed = last in "”’」』）)》】]\"'" and end - start > 1 and text[end - 2] in "。｡！？；.!?;"
+    return not (last in "。｡！？；.!?;:：，,、…⋯-—–/\\|([{（【《「『“‘" or closed)
+
+
+@given(st.text(alphabet=" \t\n\r\u3000\xa0。！？.;:，,)」”a中1-", max_size=24), st.data())
+def test_line_shaped_is_its_definition(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    sentence = Sentence(0, start, end)
+    assert line_shaped(text, sentence) == _line_shaped_plain(text, sentence)
