@@ -178,8 +178,11 @@ class Detector(LookupStage, SpanStage):
         ``retain``), so the tokenizer's dictionaries go too, and the freed
         memory goes back to the system: 76 MB with rjieba, where the
         Chinese bench corpus's look-ups reach the run's peak (docs/benchmark.md,
-        session 32). A caller that runs again keeps them: loading them again
-        would cost it 0.2 s a run.
+        session 32). Chinese text has them made again at the look-ups' end
+        (the headlines' confirmations tokenize), after that peak in the runs
+        measured (session 33).
+        A caller that runs again keeps them: loading them again would cost
+        it 0.2 s a run.
         """
         self.tokenizer.clear_cache()
         self._bags_of.clear()
@@ -285,10 +288,15 @@ class Detector(LookupStage, SpanStage):
         # documents' words: numbered first, sent apart with their arrays,
         # they run beside the index and the feature searches.
         columns = self._word_columns(docs, engine.numbered_words(docs))
+        # The memos go (``last``: see _forget_memos) once the side searches
+        # are sent to the helpers forked with the features, which then wait
+        # for no freeing; before, when the searches run beside, in a process
+        # forked now that would keep the memos' pages.
+        if columns is None:
+            self._forget_memos(last=last)
         word_search, headline_search = self._side_searches(docs, columns, engine.beside, engine.apart)
-        # The memos go once the side searches are under way: the helpers
-        # that run them wait for no freeing (``last``: see _forget_memos).
-        self._forget_memos(last=last)
+        if columns is not None:
+            self._forget_memos(last=last)
         index = self.build_index(docs, joins=False)
         return self._self_lookups(
             docs, index, engine.candidate_product, word_search=word_search, headline_search=headline_search, columns=columns,
