@@ -114,32 +114,46 @@ def compile_package() -> None:
     compileall.compile_dir(str(Path(package.__file__).parent), quiet=1)
 
 
+def tree_pids(pid: int) -> list[int]:
+    """A process and all its descendants alive now (those of a process
+    that is gone are not looked for)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            children = []
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as handle:
+                    children += [int(c) for c in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+        found.append(p)
+        todo += children
+    return found
+
+
+def process_memory(pid: int, pss: bool = True) -> tuple[int, int]:
+    """A process's resident bytes (RSS) and proportional set size (PSS; 0
+    when ``pss`` is false), (0, 0) once gone."""
+    rss = shared = 0
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            rss = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmRSS:")), 0)
+        if pss:
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                shared = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("Pss:")), 0)
+    except (OSError, ValueError):
+        return 0, 0
+    return rss, shared
+
+
 def _tree_memory(pid: int, pss: bool = True) -> tuple[int, int]:
     """Resident bytes (RSS) and proportional set size (PSS; 0 when ``pss`` is
     false) of a process and all its descendants, (0, 0) once gone. RSS
     counts a page shared by a parent and its forked workers once in each;
     PSS splits it between them, so the tree's PSS is the memory it holds."""
-    total, shared, todo = 0, 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/status") as handle:
-                for line in handle:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-            if pss:
-                with open(f"/proc/{p}/smaps_rollup") as handle:
-                    for line in handle:
-                        if line.startswith("Pss:"):
-                            shared += int(line.split()[1]) * 1024
-                            break
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as handle:
-                    todo += [int(c) for c in handle.read().split()]
-        except (OSError, ValueError):
-            continue
-    return total, shared
+    sizes = [process_memory(p, pss) for p in tree_pids(pid)]
+    return sum(rss for rss, _ in sizes), sum(shared for _, shared in sizes)
 
 
 @dataclass

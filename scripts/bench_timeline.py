@@ -11,7 +11,8 @@ start, last end, wall and CPU seconds; then the run's CPU seconds and the
 core-seconds left idle (cores x wall - CPU; the CPU of every process reaped by the end, which
 ``/usr/bin/time`` agrees with). With ``--pss`` it runs itself
 again as a child and samples the proportional set size of every process of
-the run every 0.05 s: the peak, its moment and each process's share.
+the run as ``scripts/bench.py`` does (every ``PSS_EVERY`` seconds: a reading
+slows the run): the peak, its moment and each process's share.
 
 Run from the repository root (the wrapped names are the package's own: a
 rename fails here loudly)::
@@ -33,7 +34,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -115,39 +115,17 @@ def _report(path: str) -> None:
         print(f"{pid:>8} {name[:44]:44} {began:6.2f} {ended:6.2f} {wall:6.2f} {cpu:6.2f} {calls}")
 
 
-def _pss_mb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-            return next(int(line.split()[1]) // 1024 for line in rollup if line.startswith("Pss:"))
-    except (OSError, StopIteration):
-        return 0
-
-
-def _tree(root: int) -> list[int]:
-    children: dict[int, list[int]] = defaultdict(list)
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
-                    children[int(stat.read().rsplit(")", 1)[1].split()[1])].append(int(entry))
-            except OSError:
-                continue
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children[pid])
-    return found
-
-
 def _sampled(argv: list[str]) -> None:
     """Runs this script as a child (without ``--pss``), sampling its processes' PSS."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench import PSS_EVERY, process_memory, tree_pids  # the sampling of scripts/bench.py
+
     child = subprocess.Popen([sys.executable, __file__, *argv])
     began, samples = time.time(), []
     while child.poll() is None:
-        shares = {pid: _pss_mb(pid) for pid in _tree(child.pid)}
+        shares = {pid: process_memory(pid)[1] // 2**20 for pid in tree_pids(child.pid)}
         samples.append((time.time() - began, sum(shares.values()), shares))
-        time.sleep(0.05)
+        time.sleep(PSS_EVERY)
     if samples:
         moment, total, shares = max(samples, key=lambda sample: sample[1])
         split = ", ".join(f"{pid}: {mb}" for pid, mb in sorted(shares.items(), key=lambda item: -item[1]) if mb)
