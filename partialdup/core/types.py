@@ -8,14 +8,17 @@ never mutate them.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from operator import sub
+from typing import Any, Iterable, Iterator, Mapping, Sequence, overload
 
 from partialdup.core.bags import FlatBags, PlacedBags
 
 __all__ = [
     "Document",
     "Sentence",
+    "SentenceOffsets",
     "Token",
     "Bag",
     "TokenizedDocument",
@@ -62,6 +65,91 @@ class Sentence:
     end: int
 
 
+class SentenceOffsets(Sequence[Sentence]):
+    """A document's sentences held as two arrays of offsets: a sequence of
+    :class:`Sentence`, sentence ``i`` made when it is read (its index ``i``).
+
+    A run holds every sentence of every document from the features to the
+    end: as :class:`Sentence` objects with their offsets as ``int`` objects,
+    about 110 bytes a sentence in each process that holds them (and pages
+    a forked worker copies when it reads them); here 16. Equal to any
+    sequence of the same sentences, a tuple of them included, as the tuples
+    these once were.
+
+    Args:
+        starts: Each sentence's start offset.
+        ends: Each sentence's end offset (as many).
+    """
+
+    __slots__ = ("_starts", "_ends")
+
+    def __init__(self, starts: Iterable[int] = (), ends: Iterable[int] = ()) -> None:
+        self._starts = array("q", starts)
+        self._ends = array("q", ends)
+        if len(self._starts) != len(self._ends):
+            raise ValueError(f"{len(self._starts)} sentence starts but {len(self._ends)} ends")
+
+    @classmethod
+    def of(cls, sentences: Iterable[Sentence]) -> SentenceOffsets:
+        """The sentences given, each ``Sentence(i, ...)`` at position ``i``.
+
+        Raises:
+            ValueError: A sentence's index is not its position.
+        """
+        listed = list(sentences)
+        if any(sentence.index != i for i, sentence in enumerate(listed)):
+            raise ValueError("a sentence's index is not its position")
+        return cls([s.start for s in listed], [s.end for s in listed])
+
+    @property
+    def starts(self) -> memoryview:
+        """Each sentence's start offset (read only)."""
+        return memoryview(self._starts).toreadonly()
+
+    @property
+    def ends(self) -> memoryview:
+        """Each sentence's end offset (read only)."""
+        return memoryview(self._ends).toreadonly()
+
+    def lengths(self) -> list[int]:
+        """Each sentence's length in characters (``end - start``)."""
+        return list(map(sub, self._ends, self._starts))
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Sentence: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Sentence, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Sentence | tuple[Sentence, ...]:
+        if isinstance(index, slice):  # a tuple of the sentences, their indexes kept
+            return tuple(map(Sentence, range(len(self._starts))[index], self._starts[index], self._ends[index]))
+        start = self._starts[index]  # IndexError as a tuple's
+        return Sentence(index + len(self._starts) if index < 0 else index, start, self._ends[index])
+
+    def __iter__(self) -> Iterator[Sentence]:
+        return map(Sentence, range(len(self._starts)), self._starts, self._ends)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SentenceOffsets):
+            return self._starts == other._starts and self._ends == other._ends
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(map(Sentence.__eq__, self, other))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))  # as the tuple of the same sentences, which it equals
+
+    def __repr__(self) -> str:
+        return f"SentenceOffsets({list(self._starts)!r}, {list(self._ends)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return SentenceOffsets, (self._starts, self._ends)
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     """A token prepared for matching.
@@ -83,7 +171,8 @@ class TokenizedDocument:
 
     Attributes:
         id: The document's id.
-        sentences: Its sentences, in order.
+        sentences: Its sentences, in order (as :meth:`SentenceOffsets.of`
+            holds them, when their indexes are their positions).
         tokens: The normalised tokens of each sentence, aligned with ``sentences``.
         text: The document's original text, when known: span edges are
             trimmed against it (see :mod:`partialdup.match.refine`).
@@ -96,11 +185,22 @@ class TokenizedDocument:
     """
 
     id: str
-    sentences: tuple[Sentence, ...]
+    sentences: Sequence[Sentence]
     tokens: tuple[tuple[str, ...], ...]
     text: str | None = None
     joins: tuple[tuple[int, tuple[str, ...]], ...] = ()
     quotes: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        _hold_offsets(self)
+
+
+def _hold_offsets(document: TokenizedDocument | DocumentFeatures) -> None:
+    # A tuple or list of sentences held as offsets (any other sequence, a
+    # store's read when first asked, is kept as given).
+    sentences = document.sentences
+    if isinstance(sentences, (tuple, list)) and all(s.index == i for i, s in enumerate(sentences)):
+        object.__setattr__(document, "sentences", SentenceOffsets.of(sentences))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +209,9 @@ class DocumentFeatures:
 
     Attributes:
         id: The document's id.
-        sentences: Its sentences, in order.
+        sentences: Its sentences, in order (held as
+            :class:`SentenceOffsets` when a tuple or list given has each
+            sentence's index at its position).
         bags: One bag of features per sentence, aligned with ``sentences``,
             held as arrays (:class:`~partialdup.core.bags.FlatBags`; any
             sequence of bags given is made one).
@@ -127,7 +229,7 @@ class DocumentFeatures:
     """
 
     id: str
-    sentences: tuple[Sentence, ...]
+    sentences: Sequence[Sentence]
     bags: FlatBags
     tokens: tuple[int, ...]
     text: str | None = None
@@ -136,6 +238,7 @@ class DocumentFeatures:
     quotes: tuple[tuple[int, Bag], ...] = ()
 
     def __post_init__(self) -> None:
+        _hold_offsets(self)
         bags: Sequence[Bag] = self.bags
         if not isinstance(bags, FlatBags):
             object.__setattr__(self, "bags", FlatBags.of(bags))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence, Union
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin, sorted_unique
+from partialdup.index.inverted import SentenceKeys
 
 if TYPE_CHECKING:
     from partialdup.match.pairs import SentenceKey
@@ -44,7 +45,10 @@ def key_code(document: int, sentence: int) -> int:
 
 
 def codes_of(keys: Iterable[SentenceKey]) -> np.ndarray:
-    """:func:`key_codes` of (document, sentence) keys given one by one."""
+    """:func:`key_codes` of (document, sentence) keys given one by one (or
+    held as arrays)."""
+    if isinstance(keys, SentenceKeys):
+        return key_codes(keys.documents, keys.positions)
     flat = np.fromiter(chain.from_iterable(keys), np.int64).reshape(-1, 2)
     return key_codes(flat[:, 0], flat[:, 1])
 

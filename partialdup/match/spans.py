@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 from partialdup.match.chains import ORDER as _ORDER, chain_pairs, merge_overlapping as _merge_overlapping
 from partialdup.methods.similarity import bag_jaccard
-from partialdup.core.types import Bag, Sentence, SentencePair, Span
+from partialdup.core.types import Bag, Sentence, SentenceOffsets, SentencePair, Span
 
 __all__ = ["SPLIT_RATIO", "monotone_alignment", "spans_for_documents"]
 
@@ -96,7 +96,7 @@ def spans_for_documents(
     """
     align = _Memo(partial(
         monotone_alignment,
-        lengths=([s.end - s.start for s in a_sentences], [s.end - s.start for s in b_sentences]),
+        lengths=(_lengths(a_sentences), _lengths(b_sentences)),
         agreement=agreement,
     ))
     chained = partial(chain_pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks)
@@ -368,3 +368,11 @@ def _best_alignment(
         kept.append(ordered[k])
         k = previous[k]
     return kept[::-1]
+
+
+def _lengths(sentences: Sequence[Sentence]) -> list[int]:
+    """Each sentence's length, from the offsets' arrays when it holds them
+    (read for every document pair: no sentence made)."""
+    if isinstance(sentences, SentenceOffsets):
+        return sentences.lengths()
+    return [s.end - s.start for s in sentences]

@@ -112,7 +112,7 @@ class Detector(LookupStage, SpanStage):
                 for document, sentences, tokens in zip(documents, split, words)]
 
     def _tokenized(
-        self, document: Document, sentences: tuple[Sentence, ...], tokens: tuple[tuple[str, ...], ...]
+        self, document: Document, sentences: Sequence[Sentence], tokens: tuple[tuple[str, ...], ...]
     ) -> TokenizedDocument:
         # A document's sentences and words, with its rejoined sentences and quotations.
         text = document.text

@@ -1,8 +1,8 @@
 """Features packed for the way back from a worker process.
 
 A worker sends a document's features without its text (the calling process
-has it) and in types that pickle fast: sentence offsets as one tuple of
-ints, the bags as their arrays' bytes (:class:`~partialdup.core.bags.FlatBags`
+has it) and in types that pickle fast: sentence offsets as their arrays
+(:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as their arrays' bytes (:class:`~partialdup.core.bags.FlatBags`
 pickles so), each sentence's words as one string. Pickled as they are, the
 gold set's features cost 3.3 s CPU to dump and load against 12.1 s to
 compute them; packed, 1.1 s (docs/engine.md).
@@ -10,7 +10,9 @@ compute them; packed, 1.1 s (docs/engine.md).
 
 from __future__ import annotations
 
-from partialdup.core.types import DocumentFeatures, Sentence
+from typing import Sequence
+
+from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets
 
 __all__ = ["pack_features", "unpack_features"]
 
@@ -24,7 +26,7 @@ def pack_features(features: DocumentFeatures) -> tuple:
     fast (:func:`unpack_features` is the inverse)."""
     return (
         features.id,
-        tuple(value for s in features.sentences for value in (s.index, s.start, s.end)),
+        _offsets(features.sentences),
         features.bags,
         features.tokens,
         features.joins,
@@ -46,8 +48,7 @@ def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] 
             has 76,000 distinct ones: about 90 MB less at 160,000
             sentences). None: every word a new string.
     """
-    doc_id, flat, bags, tokens, joins, words, quotes = packed
-    sentences = tuple(Sentence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
+    doc_id, sentences, bags, tokens, joins, words, quotes = packed
     return DocumentFeatures(
         doc_id, sentences, bags, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
     )
@@ -60,3 +61,13 @@ def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:
         return ()
     words = line.split(_WORD_JOIN)
     return tuple(words) if vocabulary is None else tuple(map(vocabulary.setdefault, words, words))
+
+
+def _offsets(sentences: Sequence[Sentence]) -> SentenceOffsets | tuple[Sentence, ...]:
+    # Sentences held otherwise (a store's, read when asked) go as offsets
+    # too; a tuple whose indexes are not positions (never made by the
+    # splitter) as it is.
+    if isinstance(sentences, SentenceOffsets):
+        return sentences
+    listed = tuple(sentences)
+    return SentenceOffsets.of(listed) if all(s.index == i for i, s in enumerate(listed)) else listed

@@ -215,7 +215,7 @@ def build_report(
 
 
 #: A document's sentences, their starts and their ends (for bisection).
-_Split = tuple[tuple[Sentence, ...], list[int], list[int]]
+_Split = tuple[Sequence[Sentence], list[int], list[int]]
 
 
 class _SentenceCache:

@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from partialdup.core.chars import CJK_CLASS
-from partialdup.core.types import Sentence
+from partialdup.core.types import Sentence, SentenceOffsets
 from partialdup.text.line_breaks import line_cuts, line_cuts_py
 # NLTK's Punkt, without scipy.stats (start-up)
 from partialdup.text.punkt import PunktParameters, PunktSentenceTokenizer, punkt_tokenizer
@@ -230,15 +230,15 @@ class SentenceSplitter:
             partial(punkt_ends_py, tokenizer) if self._reference or not PunktEnds.proven() else PunktEnds(tokenizer)
         )
 
-    def split(self, text: str) -> tuple[Sentence, ...]:
+    def split(self, text: str) -> SentenceOffsets:
         """Splits ``text`` into sentences.
 
         Args:
             text: The document text.
 
         Returns:
-            The sentences in order, indexed from 0; ``()`` for a text with no
-            non-whitespace character.
+            The sentences in order, indexed from 0, held as offsets; empty
+            (equal to ``()``) for a text with no non-whitespace character.
         """
         cuts = sorted(set(self._line_cuts(text)).union(self._terminator_cuts(text)))
         cuts.append(len(text))
@@ -267,7 +267,7 @@ class SentenceSplitter:
                         starts.append(s)
                         ends.append(e)
             start = end
-        return tuple(map(Sentence, range(len(starts)), starts, ends))
+        return SentenceOffsets(starts, ends)
 
     # -- stage 3 ---------------------------------------------------------
 

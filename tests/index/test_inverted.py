@@ -2,9 +2,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from partialdup.core.bags import FlatBags
-from partialdup.index.inverted import FeatureIndex, FlatSentences, IndexedSentence, entry_documents, entry_keys, rarest_prefix
+from partialdup.index.inverted import (
+    FeatureIndex, FlatSentences, IndexedSentence, SentenceKeys, entry_documents, entry_keys, rarest_prefix,
+)
 from partialdup.index.plain import QueryStats, plain_query
 
 
@@ -106,3 +109,19 @@ def test_flat_sentences_make_each_sentence_once_as_the_list_would_hold_it():
     assert entry_documents(held).tolist() == entry_documents(expected).tolist() == [0, 0, 3]
     with pytest.raises(IndexError):
         held[3]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**40), st.integers(0, 5000)), max_size=20), st.data())
+def test_sentence_keys_read_as_the_list_of_tuples(pairs, data):
+    plain = list(pairs)  # the plain reference: the list entry_keys once made
+    held = SentenceKeys(np.array([d for d, _ in pairs], np.int64), np.array([s for _, s in pairs], np.int64))
+    assert held == plain and list(held) == plain and len(held) == len(plain)
+    assert all(type(value) is int for key in held for value in key)
+    if plain:
+        index = data.draw(st.integers(-len(plain), len(plain) - 1))
+        assert held[index] == plain[index]
+    cut = slice(data.draw(st.none() | st.integers(-22, 22)), data.draw(st.none() | st.integers(-22, 22)))
+    assert held[cut] == plain[cut]
+    with pytest.raises(IndexError):
+        held[len(plain)]

@@ -1,9 +1,10 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
+from partialdup.index.inverted import SentenceKeys
 from partialdup.match.boilerplate import Boilerplate
 from partialdup.match.pair_rows import (
-    KeyPositions, PairRows, PairsByDocuments, RowsLookup, key_code, key_codes, pair_key_rows, pair_rows_of,
+    KeyPositions, PairRows, PairsByDocuments, RowsLookup, codes_of, key_code, key_codes, pair_key_rows, pair_rows_of,
 )
 from partialdup.match.pairs import FoundPairs
 
@@ -143,3 +144,11 @@ def test_one_key_is_coded_as_the_arrays_code_it(keys):
     documents = np.array([d for d, _ in keys], np.int64)
     sentences = np.array([s for _, s in keys], np.int64)
     assert [key_code(d, s) for d, s in keys] == key_codes(documents, sentences).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**20), st.integers(0, 5000)), max_size=20))
+def test_codes_of_keys_held_as_arrays_are_those_of_the_tuples(pairs):
+    held = SentenceKeys(np.array([d for d, _ in pairs], np.int64), np.array([s for _, s in pairs], np.int64))
+    assert codes_of(held).tolist() == codes_of(pairs).tolist() == [key_code(d, s) for d, s in pairs]
+    assert KeyPositions(held).of(codes_of(pairs)).tolist() == KeyPositions(pairs).of(codes_of(pairs)).tolist()
