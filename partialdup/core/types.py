@@ -126,12 +126,16 @@ class SentenceOffsets(Sequence[Sentence]):
 
     def __getitem__(self, index: int | slice) -> Sentence | tuple[Sentence, ...]:
         if isinstance(index, slice):  # a tuple of the sentences, their indexes kept
-            return tuple(map(Sentence, range(len(self._starts))[index], self._starts[index], self._ends[index]))
+            return tuple(map(_sentence, range(len(self._starts))[index], self._starts[index], self._ends[index]))
         start = self._starts[index]  # IndexError as a tuple's
-        return Sentence(index + len(self._starts) if index < 0 else index, start, self._ends[index])
+        return _sentence(index + len(self._starts) if index < 0 else index, start, self._ends[index])
+
+    def bounds(self, index: int) -> tuple[int, int]:
+        """``(start, end)`` of sentence ``index``, no sentence made."""
+        return self._starts[index], self._ends[index]
 
     def __iter__(self) -> Iterator[Sentence]:
-        return map(Sentence, range(len(self._starts)), self._starts, self._ends)
+        return map(_sentence, range(len(self._starts)), self._starts, self._ends)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SentenceOffsets):
@@ -148,6 +152,21 @@ class SentenceOffsets(Sequence[Sentence]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return SentenceOffsets, (self._starts, self._ends)
+
+
+def _sentence(index: int, start: int, end: int) -> Sentence:
+    """``Sentence(index, start, end)`` made by its slots' setters: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``,
+    twice the time (sentences held as offsets are made each time read)."""
+    sentence = _NEW_SENTENCE(Sentence)
+    _SET_INDEX(sentence, index)
+    _SET_START(sentence, start)
+    _SET_END(sentence, end)
+    return sentence
+
+
+_NEW_SENTENCE = object.__new__
+_SET_INDEX, _SET_START, _SET_END = (vars(Sentence)[name].__set__ for name in ("index", "start", "end"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.collector import collector_paused
 from partialdup.core.heap import release_free_memory
-from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument
+from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, SentenceOffsets, TokenizedDocument
 from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
@@ -60,11 +60,16 @@ def _holding_openers(text: str, sentences: Sequence[Sentence]) -> list[int]:
     places = [match.start() for match in _OPENERS.finditer(text)]
     if not places:
         return []
-    starts = [sentence.start for sentence in sentences]
+    starts: Sequence[int]
+    ends: Sequence[int]
+    if isinstance(sentences, SentenceOffsets):  # no sentence made
+        starts, ends = sentences.starts, sentences.ends
+    else:
+        starts, ends = [sentence.start for sentence in sentences], [sentence.end for sentence in sentences]
     holding: set[int] = set()
     for place in places:
         i = bisect_right(starts, place) - 1
-        if i >= 0 and place < sentences[i].end:
+        if i >= 0 and place < ends[i]:
             holding.add(i)
     return sorted(holding)
 

@@ -161,7 +161,18 @@ class HeadlineStage(EditedStage):
         looked at."""
         lengths = np.where(columns.known, columns.lengths, -1)
         maybe = np.flatnonzero((lengths >= MIN_TOKENS) & (lengths <= MAX_TOKENS + 3))
-        return [(d, s) for d, s in columns.keys(maybe) if _title_row(docs, d, s)]
+        # A sentence whose first word cannot open a section number has no
+        # title words (see title_words): its length alone decides, read from
+        # the columns (most sentences: no words of theirs read one by one).
+        first = columns.columns[columns.starts[maybe]]
+        distinct = np.unique(first)
+        opening = np.zeros(len(columns.words), bool)
+        opening[distinct] = [_may_open_number(columns.words[column]) for column in distinct.tolist()]
+        opens, short = opening[first].tolist(), (lengths[maybe] <= MAX_TOKENS).tolist()
+        return [
+            (d, s) for (d, s), open_, fits in zip(columns.keys(maybe), opens, short)
+            if (_title_row(docs, d, s) if open_ else fits and _line_shaped_row(docs, d, s))
+        ]
 
 
 def _pairs_touching(
@@ -230,10 +241,20 @@ def _title_row(docs: Sequence[DocumentFeatures], d: int, s: int, words: Sequence
     # _title_rows'. (A section number is at most three tokens.)
     words = docs[d].words[s] if words is None else words
     if MIN_TOKENS <= len(words) <= MAX_TOKENS + 3 and MIN_TOKENS <= len(words) - title_words(words) <= MAX_TOKENS:
-        doc = docs[d]
-        text = doc.text if isinstance(doc, DocumentFeatures) else None
-        return text is None or line_shaped(text, doc.sentences[s])
+        return _line_shaped_row(docs, d, s)
     return False
+
+
+def _line_shaped_row(docs: Sequence[DocumentFeatures], d: int, s: int) -> bool:
+    # The rest of _title_row: the sentence is a whole line (when its text is known).
+    doc = docs[d]
+    text = doc.text if isinstance(doc, DocumentFeatures) else None
+    return text is None or line_shaped(text, doc.sentences[s])
+
+
+def _may_open_number(word: str) -> bool:
+    # Whether title_words may count a section number starting with the word.
+    return word == "第" or word[:1].isdigit()
 
 
 def _headline_of_numbers(

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 import numpy as np
 
 from partialdup.core.arrays import dense_unique, sorted_isin
-from partialdup.core.types import Bag, DocumentFeatures, RunStats
+from partialdup.core.types import Bag, DocumentFeatures, RunStats, SentenceOffsets
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.inverted import entry_columns, entry_keys
 from partialdup.index.partitioned import CandidateProduct
@@ -447,7 +447,11 @@ def _sentence_text(doc: DocumentFeatures, index: int) -> str | None:
     # A sentence's text (None: its document came without).
     if doc.text is None:
         return None
-    sentence = doc.sentences[index]
+    sentences = doc.sentences
+    if isinstance(sentences, SentenceOffsets):
+        start, end = sentences.bounds(index)  # no sentence made
+        return doc.text[start:end]
+    sentence = sentences[index]
     return doc.text[sentence.start : sentence.end]
 
 

@@ -401,11 +401,18 @@ def rejoinable(text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
     Returns:
         The index ``i`` of every sentence that may continue in sentence ``i + 1``.
     """
+    starts: Sequence[int]
+    ends: Sequence[int]
+    indexes: Sequence[int]
+    if isinstance(sentences, SentenceOffsets):  # read from the offsets, no sentence made
+        starts, ends, indexes = sentences.starts, sentences.ends, range(len(sentences))
+    else:
+        starts, ends, indexes = ([getattr(s, name) for s in sentences] for name in ("start", "end", "index"))
     found = []
-    for first, second in zip(sentences, sentences[1:]):
-        between = text[first.end : second.start]
-        if between.count("\n") == 1 and not between.strip() and not _FINISHED.search(text, first.start, first.end):
-            found.append(first.index)
+    for index, start, end, following in zip(indexes, starts, ends, starts[1:]):
+        between = text[end:following]
+        if between.count("\n") == 1 and not between.strip() and not _FINISHED.search(text, start, end):
+            found.append(index)
     return tuple(found)
 
 

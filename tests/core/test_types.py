@@ -1,3 +1,4 @@
+import dataclasses
 import pickle
 
 import pytest
@@ -28,6 +29,7 @@ def test_sentence_offsets_read_as_the_tuple_of_sentences(pairs, data) -> None:
     if plain:
         index = data.draw(st.integers(-len(plain), len(plain) - 1))
         assert held[index] == plain[index]  # a negative index gives the sentence's own index
+        assert hash(held[index]) == hash(plain[index]) and held.bounds(index) == (plain[index].start, plain[index].end)
     cut = slice(data.draw(st.none() | st.integers(-14, 14)), data.draw(st.none() | st.integers(-14, 14)),
                 data.draw(st.none() | st.integers(1, 3) | st.integers(-3, -1)))
     assert held[cut] == plain[cut]
@@ -47,6 +49,8 @@ def test_sentence_offsets_refuse_what_a_tuple_refuses() -> None:
     assert held != (Sentence(0, 0, 4),) and held != "ab" and SentenceOffsets() == ()
     with pytest.raises(TypeError):
         held.starts[0] = 1  # read only
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        held[0].start = 1  # made by its slots' setters, frozen all the same
 
 
 def test_documents_hold_their_sentences_as_offsets_when_indexes_are_positions() -> None:

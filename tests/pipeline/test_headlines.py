@@ -44,3 +44,21 @@ def test_headline_hits_from_whole_matches_as_rows_are_those_from_their_records(d
     assert hits == detector._headline_hits(docs, docs, records, lookups.near, candidates)
     # Some candidate is passed over for a whole match of its document's: the matches count.
     assert len(hits) < len(detector._headline_hits(docs, docs, [], [], candidates))
+
+
+def test_title_keys_read_from_numbered_words_are_the_plain_title_rows(detector, sources, suspicious):
+    from partialdup.core.types import Document
+    from partialdup.pipeline.headlines import _title_rows
+
+    # Section numbers (第 5 章, 2.4.3) before titles of every length around the bounds.
+    lines = [
+        "第 5 章 安装 系统 之前 需要 准备 的 硬件 设备",
+        "2.4.3 Configuring the network interfaces of the installed system",
+        "3 Partitioning for Debian",
+        "10 things to check before the upgrade of a stable release of Debian begins today at once",
+        "第五章 系统 的 管理",
+    ]
+    made = [detector.features(Document("titles", "\n\n".join(lines)))]
+    docs = [detector.features(d) for d in [*sources, *suspicious[:4]]] + made
+    assert detector._title_keys(docs, detector._word_columns(docs)) == _title_rows(docs)
+    assert any(d == len(docs) - 1 for d, _ in _title_rows(docs))

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from partialdup.text.sentences import (
+    _FINISHED,
     DEFAULT_PUNKT_PARAMS,
     SentenceSplitter,
     _terminator_cuts,
@@ -361,3 +362,16 @@ def test_terminator_cuts_equal_the_reference(text):
 def test_terminator_cuts_examples():
     text = "好。”然后…… 对吗?是的!a. 中文.x 中文. 中文..b 版本．5 好．好"
     assert _terminator_cuts(text) == _terminator_cuts_py(text) != []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["Let there", "be light", "中文", "。", ".", ":", "\n", "\n\n", " ", "a"]), max_size=30).map("".join))
+def test_rejoinable_from_offsets_is_rejoinable_from_sentence_objects(text):
+    # The splitter's sentences are held as offsets; a tuple of Sentence objects is the plain reference.
+    sentences = _cached_splitter(400).split(text)
+    assert rejoinable(text, sentences) == rejoinable(text, tuple(sentences))
+    assert rejoinable(text, sentences) == tuple(
+        a.index for a, b in zip(sentences, tuple(sentences)[1:])
+        if text[a.end:b.start].count("\n") == 1 and not text[a.end:b.start].strip()
+        and not _FINISHED.search(text, a.start, a.end)
+    )
