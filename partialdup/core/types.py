@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from operator import sub
+from operator import eq, sub
 from typing import Any, Iterable, Iterator, Mapping, Sequence, overload
 
 from partialdup.core.bags import FlatBags, PlacedBags
@@ -142,7 +142,7 @@ class SentenceOffsets(Sequence[Sentence]):
             return self._starts == other._starts and self._ends == other._ends
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
             return NotImplemented
-        return len(self) == len(other) and all(map(Sentence.__eq__, self, other))
+        return len(self) == len(other) and all(map(eq, self, other))
 
     def __hash__(self) -> int:
         return hash(tuple(self))  # as the tuple of the same sentences, which it equals

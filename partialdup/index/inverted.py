@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from operator import eq
 from typing import Callable, Iterator, Sequence, overload
 
 import numpy as np
@@ -117,7 +118,7 @@ class SentenceKeys(Sequence[tuple[int, int]]):
         self.positions = np.ascontiguousarray(positions, np.int64)
         if len(self.documents) != len(self.positions):
             raise ValueError(f"{len(self.documents)} documents but {len(self.positions)} positions")
-        # Memoryviews of native int64: indexing one gives an int, at a list's speed.
+        # Memoryviews of native int64: indexing one gives an int, not a NumPy scalar.
         self._documents, self._positions = self.documents.data, self.positions.data
 
     def __len__(self) -> int:
@@ -142,7 +143,7 @@ class SentenceKeys(Sequence[tuple[int, int]]):
             return bool(np.array_equal(self.documents, other.documents) and np.array_equal(self.positions, other.positions))
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
             return NotImplemented
-        return len(self) == len(other) and all(map(tuple.__eq__, self, other))
+        return len(self) == len(other) and all(map(eq, self, other))
 
     __hash__ = None  # type: ignore[assignment]  # compared as the list it stands for
 

@@ -2,8 +2,9 @@
 
 A worker sends a document's features without its text (the calling process
 has it) and in types that pickle fast: sentence offsets as their arrays
-(:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as their arrays' bytes (:class:`~partialdup.core.bags.FlatBags`
-pickles so), each sentence's words as one string. Pickled as they are, the
+(:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as
+their arrays' bytes (:class:`~partialdup.core.bags.FlatBags` pickles so),
+each sentence's words as one string. Pickled as they are, the
 gold set's features cost 3.3 s CPU to dump and load against 12.1 s to
 compute them; packed, 1.1 s (docs/engine.md).
 """

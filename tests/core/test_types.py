@@ -47,6 +47,7 @@ def test_sentence_offsets_refuse_what_a_tuple_refuses() -> None:
     with pytest.raises(ValueError):
         SentenceOffsets.of([Sentence(1, 0, 4)])  # an index that is not its position
     assert held != (Sentence(0, 0, 4),) and held != "ab" and SentenceOffsets() == ()
+    assert held != ((0, 0, 4), (1, 5, 9))  # tuples of the same values are not sentences
     with pytest.raises(TypeError):
         held.starts[0] = 1  # read only
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -123,5 +123,6 @@ def test_sentence_keys_read_as_the_list_of_tuples(pairs, data):
         assert held[index] == plain[index]
     cut = slice(data.draw(st.none() | st.integers(-22, 22)), data.draw(st.none() | st.integers(-22, 22)))
     assert held[cut] == plain[cut]
+    assert held != [list(key) for key in plain] or not plain  # lists are not the tuples it holds
     with pytest.raises(IndexError):
         held[len(plain)]
