@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from operator import eq, sub
+from operator import eq
 from typing import Any, Iterable, Iterator, Mapping, Sequence, overload
 
 from partialdup.core.bags import FlatBags, PlacedBags
@@ -19,6 +19,7 @@ __all__ = [
     "Document",
     "Sentence",
     "SentenceOffsets",
+    "sentence_offsets",
     "Token",
     "Bag",
     "TokenizedDocument",
@@ -111,10 +112,6 @@ class SentenceOffsets(Sequence[Sentence]):
         """Each sentence's end offset (read only)."""
         return memoryview(self._ends).toreadonly()
 
-    def lengths(self) -> list[int]:
-        """Each sentence's length in characters (``end - start``)."""
-        return list(map(sub, self._ends, self._starts))
-
     def __len__(self) -> int:
         return len(self._starts)
 
@@ -152,6 +149,14 @@ class SentenceOffsets(Sequence[Sentence]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return SentenceOffsets, (self._starts, self._ends)
+
+
+def sentence_offsets(sentences: Sequence[Sentence]) -> tuple[Sequence[int], Sequence[int]]:
+    """Each sentence's start and end offsets: read from the arrays of
+    :class:`SentenceOffsets` (no sentence made), else from the sentences."""
+    if isinstance(sentences, SentenceOffsets):
+        return sentences.starts, sentences.ends
+    return [s.start for s in sentences], [s.end for s in sentences]
 
 
 def _sentence(index: int, start: int, end: int) -> Sentence:
@@ -218,8 +223,11 @@ def _hold_offsets(document: TokenizedDocument | DocumentFeatures) -> None:
     # A tuple or list of sentences held as offsets (any other sequence, a
     # store's read when first asked, is kept as given).
     sentences = document.sentences
-    if isinstance(sentences, (tuple, list)) and all(s.index == i for i, s in enumerate(sentences)):
-        object.__setattr__(document, "sentences", SentenceOffsets.of(sentences))
+    if isinstance(sentences, (tuple, list)):
+        try:
+            object.__setattr__(document, "sentences", SentenceOffsets.of(sentences))
+        except ValueError:
+            pass  # an index that is not its position: kept as given
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ __all__ = [
     "headline_edges",
     "is_headline",
     "line_shaped",
+    "may_open_number",
     "run_at",
     "run_starts",
     "title_words",
@@ -111,10 +112,15 @@ _NOT_LETTERS = re.compile(r"[\W_]+")
 Tokenize = Callable[[str, int, int], list[Token]]
 
 
+def may_open_number(word: str) -> bool:
+    """Whether a section number (:func:`title_words`) may start with the word."""
+    return word == "第" or word[:1].isdigit()
+
+
 def title_words(words: Sequence[str]) -> int:
     """How many leading tokens are a section number (``2.4.3``, ``第 5 章``),
     which a headline copied elsewhere does not carry."""
-    if not words or not (words[0] == "第" or words[0][:1].isdigit()):
+    if not words or not may_open_number(words[0]):
         return 0
     if len(words) >= 3 and words[0] == "第" and _NUMBER.match(words[1]) and words[2] in _CHAPTER:
         return 3

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from operator import sub
 from typing import Callable, Sequence
 
 from partialdup.match.chains import ORDER as _ORDER, chain_pairs, merge_overlapping as _merge_overlapping
 from partialdup.methods.similarity import bag_jaccard
-from partialdup.core.types import Bag, Sentence, SentenceOffsets, SentencePair, Span
+from partialdup.core.types import Bag, Sentence, SentencePair, Span, sentence_offsets
 
 __all__ = ["SPLIT_RATIO", "monotone_alignment", "spans_for_documents"]
 
@@ -96,7 +97,7 @@ def spans_for_documents(
     """
     align = _Memo(partial(
         monotone_alignment,
-        lengths=(_lengths(a_sentences), _lengths(b_sentences)),
+        lengths=(_lengths(a_sentences), _lengths(b_sentences)),  # no sentence made
         agreement=agreement,
     ))
     chained = partial(chain_pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks)
@@ -371,8 +372,6 @@ def _best_alignment(
 
 
 def _lengths(sentences: Sequence[Sentence]) -> list[int]:
-    """Each sentence's length, from the offsets' arrays when it holds them
-    (read for every document pair: no sentence made)."""
-    if isinstance(sentences, SentenceOffsets):
-        return sentences.lengths()
-    return [s.end - s.start for s in sentences]
+    # Each sentence's length (read for every document pair).
+    starts, ends = sentence_offsets(sentences)
+    return list(map(sub, ends, starts))

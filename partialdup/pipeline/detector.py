@@ -24,7 +24,7 @@ from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.collector import collector_paused
 from partialdup.core.heap import release_free_memory
-from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, SentenceOffsets, TokenizedDocument
+from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument, sentence_offsets
 from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
@@ -60,12 +60,7 @@ def _holding_openers(text: str, sentences: Sequence[Sentence]) -> list[int]:
     places = [match.start() for match in _OPENERS.finditer(text)]
     if not places:
         return []
-    starts: Sequence[int]
-    ends: Sequence[int]
-    if isinstance(sentences, SentenceOffsets):  # no sentence made
-        starts, ends = sentences.starts, sentences.ends
-    else:
-        starts, ends = [sentence.start for sentence in sentences], [sentence.end for sentence in sentences]
+    starts, ends = sentence_offsets(sentences)
     holding: set[int] = set()
     for place in places:
         i = bisect_right(starts, place) - 1

@@ -27,6 +27,7 @@ from partialdup.match.embedded import (
     embedded_span,
     is_headline,
     line_shaped,
+    may_open_number,
     title_words,
 )
 from partialdup.match.headline_search import candidate_pairs, headline_candidate_numbers
@@ -167,7 +168,7 @@ class HeadlineStage(EditedStage):
         first = columns.columns[columns.starts[maybe]]
         distinct = np.unique(first)
         opening = np.zeros(len(columns.words), bool)
-        opening[distinct] = [_may_open_number(columns.words[column]) for column in distinct.tolist()]
+        opening[distinct] = [may_open_number(columns.words[column]) for column in distinct.tolist()]
         opens, short = opening[first].tolist(), (lengths[maybe] <= MAX_TOKENS).tolist()
         return [
             (d, s) for (d, s), open_, fits in zip(columns.keys(maybe), opens, short)
@@ -251,10 +252,6 @@ def _line_shaped_row(docs: Sequence[DocumentFeatures], d: int, s: int) -> bool:
     text = doc.text if isinstance(doc, DocumentFeatures) else None
     return text is None or line_shaped(text, doc.sentences[s])
 
-
-def _may_open_number(word: str) -> bool:
-    # Whether title_words may count a section number starting with the word.
-    return word == "第" or word[:1].isdigit()
 
 
 def _headline_of_numbers(

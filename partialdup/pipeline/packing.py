@@ -65,10 +65,6 @@ def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:
 
 
 def _offsets(sentences: Sequence[Sentence]) -> SentenceOffsets | tuple[Sentence, ...]:
-    # Sentences held otherwise (a store's, read when asked) go as offsets
-    # too; a tuple whose indexes are not positions (never made by the
-    # splitter) as it is.
-    if isinstance(sentences, SentenceOffsets):
-        return sentences
-    listed = tuple(sentences)
-    return SentenceOffsets.of(listed) if all(s.index == i for i, s in enumerate(listed)) else listed
+    # Sentences held otherwise (a store's, read when asked) go as a tuple,
+    # which the unpacked features hold as offsets (DocumentFeatures).
+    return sentences if isinstance(sentences, SentenceOffsets) else tuple(sentences)

@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from partialdup.core.chars import CJK_CLASS
-from partialdup.core.types import Sentence, SentenceOffsets
+from partialdup.core.types import Sentence, SentenceOffsets, sentence_offsets
 from partialdup.text.line_breaks import line_cuts, line_cuts_py
 # NLTK's Punkt, without scipy.stats (start-up)
 from partialdup.text.punkt import PunktParameters, PunktSentenceTokenizer, punkt_tokenizer
@@ -401,13 +401,8 @@ def rejoinable(text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
     Returns:
         The index ``i`` of every sentence that may continue in sentence ``i + 1``.
     """
-    starts: Sequence[int]
-    ends: Sequence[int]
-    indexes: Sequence[int]
-    if isinstance(sentences, SentenceOffsets):  # read from the offsets, no sentence made
-        starts, ends, indexes = sentences.starts, sentences.ends, range(len(sentences))
-    else:
-        starts, ends, indexes = ([getattr(s, name) for s in sentences] for name in ("start", "end", "index"))
+    starts, ends = sentence_offsets(sentences)
+    indexes = range(len(sentences)) if isinstance(sentences, SentenceOffsets) else [s.index for s in sentences]
     found = []
     for index, start, end, following in zip(indexes, starts, ends, starts[1:]):
         between = text[end:following]
