@@ -243,14 +243,18 @@ class SparseIndex:
         # The k-th sentence holding a frequent feature skips the k - 1 before it.
         held = self._columns.sentences[self._columns.frequent]
         skipped = int(np.sum(held * (held - 1) // 2))
+        # The group pairs stay narrow and unscored: each slice is scored as it
+        # is expanded (Accepted.scored_at).
         found = self._all_blocks(rule)
         sizes = self._group_sizes
         copies = accept(sizes, sizes, sizes, rule)[0]  # a bag is a copy of itself unless empty
         apart = np.zeros(len(self._docs), bool)
         apart[np.asarray(crowded, np.int64)] = True
         common = np.empty(0, np.int64)
+        wide: tuple[np.ndarray, np.ndarray] | None = None  # the group pairs as int64, for the boilerplate rule
         if boilerplate > 0:
-            many = crowded_groups(found.query, found.group, copies, self._groups, self._docs, boilerplate)
+            wide = (found.query.astype(np.int64), found.group.astype(np.int64))
+            many = crowded_groups(*wide, copies, self._groups, self._docs, boilerplate)
             common = np.sort(self._groups.members[np.repeat(many, self._groups.sizes)])
             apart[common] = True
         # Pairs between two groups all of whose members are apart are never made.
@@ -262,13 +266,14 @@ class SparseIndex:
         # pairs (74 MB at once for the English bench corpus's 790,000 near misses).
         sizes_of = self._groups.sizes
         for low, high in weighted_slices(sizes_of[found.query[pairs]] * sizes_of[found.group[pairs]], EXPAND_PAIRS):
-            chosen = pairs[low:high]
-            item, query, key = expand_across(found.query[chosen], found.group[chosen], blocks, apart)
-            parts.append(kept_pairs(query, key, found.score[chosen][item], found.shared[chosen][item], keep))
+            chosen = found.scored_at(pairs[low:high], sizes, self._group_sizes, rule)
+            item, query, key = expand_across(chosen.query, chosen.group, blocks, apart)
+            parts.append(kept_pairs(query, key, chosen.score[item], chosen.shared[item], keep))
+        del pairs
         selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
         within, larger, smaller = expand_within(selves, blocks, apart)
         parts.append(kept_pairs(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
-        links = omitted_links(found.query, found.group, out, copies, blocks) if boilerplate > 0 else np.empty((0, 2), np.int64)
+        links = omitted_links(*wide, out, copies, blocks) if wide is not None else np.empty((0, 2), np.int64)
         query, key, score, shared = sorted_pairs(parts, max(len(self._docs), 1))
         return PairMatches(query, key, score, shared, found.candidates, skipped, common, links)
 
@@ -315,17 +320,17 @@ class SparseIndex:
         when they were accepted: the same floats)."""
         return accepted.scored(sizes, self._group_sizes, rule)
 
-    def _all_blocks(self, rule: CopyRule) -> GroupMatches:
-        """:meth:`search_all`'s accepted group pairs of ``rule``: those kept by
-        the one product of :meth:`sharing_candidates` when ``rule`` is one of
-        its rules, else a product of their own."""
+    def _all_blocks(self, rule: CopyRule) -> Accepted:
+        """:meth:`search_all`'s accepted group pairs of ``rule`` (narrow,
+        unscored): those kept by the one product of :meth:`sharing_candidates`
+        when ``rule`` is one of its rules, else a product of their own."""
         shared, sizes = self._shared, self._group_sizes
         if shared is None or not shared.expects(rule):
-            return self._matched(self._blocks(self._usual, self._frequent, sizes, [rule], below_self=True)[0], sizes, rule)
+            return self._blocks(self._usual, self._frequent, sizes, [rule], below_self=True)[0]
         if shared.found is None:
             rules = list(shared.waiting)
             shared.found = dict(zip(rules, self._blocks(self._usual, self._frequent, sizes, rules, below_self=True)))
-        return self._matched(shared.take(rule), sizes, rule)
+        return shared.take(rule)
 
     def _products(self, usual: sparse.csr_matrix, frequent: sparse.csr_matrix, below_self: bool) -> Iterable[Candidates]:
         """Each block's candidates with their full shared counts: the blocked

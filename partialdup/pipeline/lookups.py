@@ -16,6 +16,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 import numpy as np
 
 from partialdup.core.arrays import dense_unique, sorted_isin
+from partialdup.core.heap import release_free_memory
 from partialdup.core.types import Bag, DocumentFeatures, RunStats, SentenceOffsets
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.inverted import entry_columns, entry_keys
@@ -24,7 +25,7 @@ from partialdup.index.sparse import PairMatches, ReferenceIndex
 from partialdup.index.word_columns import WordColumns
 from partialdup.match.boilerplate import crowd_documents
 from partialdup.match.keyed import KeyedMatches
-from partialdup.match.pair_rows import PairRows
+from partialdup.match.pair_rows import KeyPositions, PairRows, codes_of
 from partialdup.match.pairs import SentenceKey, rejoined_hits
 from partialdup.match.verify import NearSentences
 from partialdup.methods.similarity import CopyRule
@@ -245,6 +246,11 @@ class LookupStage(HeadlineStage):
                     near_matches, whole_matches, keys, docs, pieces_soon, (documents, positions))
         loose_matches = None
         if self._edited is not None:
+            # The two searches' working arrays, freed, are given back first:
+            # the loose search's peak comes on top of what the process holds
+            # (English bench corpus: its peak 20 MB lower in a run measured;
+            # docs/benchmark.md, session 35).
+            release_free_memory()
             filter_rows = self._filter_rows(docs, sentences, columns)
             # Filtered as the pairs are made: most of the search's pairs are not kept.
             loose_matches = index.sentences.search_all(
@@ -473,10 +479,12 @@ def _not_found_in(
     itself (``keys``: the sentence of each key): the tail reads a pair once."""
     if not pairs:
         return []
-    position = {key: number for number, key in enumerate(keys)}
+    # Each pair's sentences' positions in `keys` found on the arrays: a dict
+    # of every key made a tuple per indexed sentence too, at the English
+    # bench corpus's peak (docs/benchmark.md, session 35).
+    positions = KeyPositions(keys)
+    first = positions.of(codes_of(pair[0] for pair in pairs))
+    second = positions.of(codes_of(pair[1] for pair in pairs))
     width = max(len(keys), 1)
-    found_codes = found.query * width + found.key
-    first = np.fromiter((position.get(pair[0], -1) for pair in pairs), np.int64, len(pairs))
-    second = np.fromiter((position.get(pair[1], -1) for pair in pairs), np.int64, len(pairs))
-    again = sorted_isin(first * width + second, found_codes) & (first >= 0) & (second >= 0)
+    again = sorted_isin(first * width + second, found.query * width + found.key) & (first >= 0) & (second >= 0)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]

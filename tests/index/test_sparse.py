@@ -109,6 +109,25 @@ def test_blocks_bound_the_postings_reached(monkeypatch):
     assert len(whole.key) == 40 * 39 // 2
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(bags, min_size=2, max_size=16), rules, st.integers(1, 6), st.data())
+def test_search_all_expanded_in_small_slices_finds_the_same(indexed, rule, bound, data):
+    # Each slice of group pairs is scored as it is expanded: as many slices
+    # as pairs give the pairs, scores and shared counts of one slice.
+    import partialdup.index.sparse as module
+
+    docs = sorted(data.draw(st.lists(st.integers(0, 4), min_size=len(indexed), max_size=len(indexed))))
+    index = _index(indexed, docs, 4)
+    whole = SparseIndex(index).search_all(rule)
+    default, module.EXPAND_PAIRS = module.EXPAND_PAIRS, bound
+    try:
+        sliced = SparseIndex(index).search_all(rule)
+    finally:
+        module.EXPAND_PAIRS = default
+    for name in ("query", "key", "score", "shared"):
+        assert getattr(sliced, name).tolist() == getattr(whole, name).tolist()
+
+
 def test_sharing_keeps_the_pairs_with_enough_shared_features():
     index = FeatureIndex()
     for doc, bag in enumerate([Counter({1: 1, 2: 1, 3: 1}), Counter({1: 1, 9: 1})]):

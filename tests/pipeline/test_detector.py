@@ -405,6 +405,39 @@ def test_word_pairs_found_again_by_the_feature_search_are_read_once():
     assert _not_found_in(words, found, keys) == [((0, 0), (1, 0), 0.2), ((1, 0), (0, 1), 0.1), ((9, 9), (0, 0), 0.1)]
 
 
+def _not_found_in_plain(pairs, found, keys):
+    # The plain reference: a dict from each key to its position.
+    position = {key: number for number, key in enumerate(keys)}
+    matched = set(zip(found.query.tolist(), found.key.tolist()))
+    return [pair for pair in pairs if (position.get(pair[0], -1), position.get(pair[1], -1)) not in matched]
+
+
+key_lists = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), unique=True, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(key_lists, st.data())
+def test_word_pairs_not_found_agree_with_the_plain_dict(keys, data):
+    # _not_found_in finds the keys' positions on arrays (KeyPositions), its
+    # keys given as arrays (SentenceKeys) or a list; keys not indexed never match.
+    import numpy as np
+
+    from partialdup.index.inverted import SentenceKeys
+    from partialdup.index.sparse import PairMatches
+    from partialdup.pipeline.lookups import _not_found_in
+
+    some_key = st.tuples(st.integers(0, 5), st.integers(0, 5))
+    pairs = data.draw(st.lists(st.tuples(some_key, some_key, st.sampled_from([0.1, 0.5])), max_size=10))
+    positions = range(len(keys))
+    matched = sorted(data.draw(st.sets(st.tuples(st.sampled_from(positions), st.sampled_from(positions)) if keys else st.nothing())))
+    query, key = (np.array([pair[k] for pair in matched], np.int64) for k in (0, 1))
+    found = PairMatches(query, key, np.ones(len(matched)), np.ones(len(matched), np.int64), len(matched), 0)
+    as_arrays = SentenceKeys(np.array([d for d, _ in keys], np.int64), np.array([s for _, s in keys], np.int64))
+    expected = _not_found_in_plain(pairs, found, keys)
+    assert _not_found_in(pairs, found, keys) == expected
+    assert _not_found_in(pairs, found, as_arrays) == expected
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     text=st.text(alphabet=st.sampled_from(list("ab 中文。「」“”\"'\n")), max_size=60),
