@@ -22,8 +22,7 @@ reference the tests compare with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from itertools import chain
+from itertools import chain, compress
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -89,11 +88,13 @@ class WordColumns:
             np.cumsum(lengths[:-1], out=starts[1:])
         return cls(list(numbered), doc_starts, known, tokens, lengths, starts, columns)
 
-    @cached_property
-    def column_of(self) -> dict[str, int]:
-        """Each word's column (made when first asked for: not pickled with
-        the arrays when never asked for before)."""
-        return {word: column for column, word in enumerate(self.words)}
+    def columns_of(self, words: Iterable[str]) -> dict[str, int]:
+        """The column of each of ``words`` that has one: the run's words
+        read once, no dict made of all of them (a few hundred thousand: the
+        headline search asks for its titles' words only)."""
+        wanted = frozenset(words)
+        held = compress(range(len(self.words)), map(wanted.__contains__, self.words))
+        return {self.words[column]: column for column in held}
 
     def sentence(self, doc: int, sentence: int) -> int:
         """The number of sentence ``sentence`` of document ``doc``."""
@@ -121,14 +122,21 @@ class WordColumns:
         and 162 MB of arrays at once (traced), the peak of the process that
         runs the headline search.
         """
-        column_of, width = self.column_of, max(len(self.words), 1)
+        pairs = list(pairs)
+        column_of, width = self.columns_of(chain.from_iterable(pairs)), max(len(self.words), 1)
         wanted = [column_of[a] * width + column_of[b] for a, b in pairs if a in column_of and b in column_of]
         codes = sorted_unique(np.array(wanted, np.int64))  # by first word, then second
         pair_firsts, pair_seconds = np.divmod(codes, width)
         lengths, columns = self.rows_columns(numbers)
         ends = np.cumsum(lengths)
         first_rows, first_columns = _marked(ends, columns, pair_firsts, width)
-        second_rows, second_columns = _marked(ends, columns, pair_seconds, width)
+        # Only a row holding a first word can hold a pair: the second words
+        # are looked for in those rows alone (a second word may be common:
+        # its places in every row were 4 to 5 MB of the headline search's
+        # peak on the bench corpora, traced).
+        asking = np.zeros(len(lengths), bool)
+        asking[first_rows] = True
+        second_rows, second_columns = _marked(ends, columns, pair_seconds, width, np.repeat(asking, lengths))
         held = np.sort(second_rows * width + second_columns)
         # Each place of a first word, with each of its pairs' second words.
         low = np.searchsorted(pair_firsts, first_columns, side="left")
@@ -212,10 +220,16 @@ class NumberedWords(Sequence[tuple[str, ...]]):
         return self._columns.words_of(int(self._numbers[row]))
 
 
-def _marked(ends: np.ndarray, columns: np.ndarray, chosen: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+def _marked(
+    ends: np.ndarray, columns: np.ndarray, chosen: np.ndarray, width: int, within: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The rows and columns (int64) of the words of ``columns`` whose column
-    is one of ``chosen``; row ``i``'s words end at ``ends[i]``."""
+    is one of ``chosen`` (among the words ``within`` marks, when given);
+    row ``i``'s words end at ``ends[i]``."""
     marked = np.zeros(width, bool)
     marked[chosen] = True
-    where = np.flatnonzero(marked[columns])
+    found = marked[columns]
+    if within is not None:
+        found &= within
+    where = np.flatnonzero(found)
     return np.searchsorted(ends, where, side="right"), columns[where].astype(np.int64)

@@ -138,8 +138,9 @@ def headline_candidate_numbers(
     """
     long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
     held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
-    present = np.flatnonzero(held)
-    counts = dict(zip(map(columns.words.__getitem__, present.tolist()), held[present].tolist()))
+    # The titles' words' counts only (all candidate_pairs reads): not a dict
+    # of every word of the run, copied again as a Counter there.
+    counts = {word: count for word, column in columns.columns_of(chain.from_iterable(titles)).items() if (count := int(held[column]))}
     pairs = candidate_pairs(
         titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
         long_docs=columns.documents(long_numbers).tolist(), counts=counts,

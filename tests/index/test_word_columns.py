@@ -39,7 +39,10 @@ def test_every_sentence_reads_back_its_words_and_its_place(spec):
         assert columns.tokens[number] == len(docs[d].sentences[s])
     # Numbered in order of first occurrence, each word once.
     seen = list(dict.fromkeys(w for d, s in keys if docs[d].words for w in docs[d].sentences[s]))
-    assert columns.words == seen and columns.column_of == {w: i for i, w in enumerate(seen)}
+    assert columns.words == seen
+    # A few words' columns, looked up: the word's place in order of first occurrence, absent words left out.
+    asked = [*seen[::2], "never-a-word"]
+    assert columns.columns_of(asked) == {w: i for i, w in enumerate(seen) if w in asked}
 
 
 @settings(max_examples=200, deadline=None)
@@ -97,3 +100,31 @@ def test_pieces_that_are_not_the_documents_words_are_refused():
     docs = [_doc([line for line in GPL_LINES[i : i + 10] if line]) for i in range(0, 40, 10)]
     with pytest.raises(ValueError, match="not those of the documents"):
         WordColumns.of(docs, [PieceWords.of(docs[:2])])
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.randoms(use_true_random=False))
+def test_rows_in_any_order_and_columns_laid_out_in_any_order_read_the_same_words(spec, random):
+    # rows_columns reads each row's words where its sentence's start says,
+    # in the rows' order, repeated rows too, whatever the columns' layout.
+    from dataclasses import replace
+
+    docs = [_doc(sentences, known) for sentences, known in spec]
+    columns = WordColumns.of(docs)
+    total = len(columns.lengths)
+    rows = np.array([random.randrange(total) for _ in range(random.randint(0, 2 * total))] if total else [], np.int64)
+    # The same words, the sentences laid out in reverse in the columns.
+    order = list(range(total))[::-1]
+    pieces = [columns.columns[columns.starts[n] : columns.starts[n] + columns.lengths[n]] for n in order]
+    laid = np.concatenate([np.zeros(0, np.int32), *pieces]).astype(np.int32)
+    starts = np.zeros(total, np.int64)
+    at = 0
+    for n in order:
+        starts[n], at = at, at + int(columns.lengths[n])
+    reversed_layout = replace(columns, starts=starts, columns=laid)
+    for table in (columns, reversed_layout):
+        for asked in (rows, np.unique(rows)):
+            expected = [w for n in asked.tolist() for w in columns.words_of(n)]
+            lengths, chosen = table.rows_columns(asked)
+            assert lengths.tolist() == [int(columns.lengths[n]) for n in asked.tolist()]
+            assert [table.words[c] for c in chosen.tolist()] == expected
