@@ -140,7 +140,8 @@ def headline_candidate_numbers(
     held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
     # The titles' words' counts only (all candidate_pairs reads): not a dict
     # of every word of the run, copied again as a Counter there.
-    counts = {word: count for word, column in columns.columns_of(chain.from_iterable(titles)).items() if (count := int(held[column]))}
+    title_columns = columns.columns_of(chain.from_iterable(titles))
+    counts = {word: count for word, column in title_columns.items() if (count := int(held[column]))}
     pairs = candidate_pairs(
         titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
         long_docs=columns.documents(long_numbers).tolist(), counts=counts,
