@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from partialdup.index.word_columns import NumberedWords, WordColumns
-from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, run_at, title_words, word_units
+from partialdup.match.embedded import MAX_TOKENS, MIN_TOKENS, is_han_word, may_open_number, run_at, title_words, word_units
 
 __all__ = ["KEY_POSTINGS", "candidate_pairs", "headline_candidate_numbers", "key_words", "plain_candidate_pairs"]
 
@@ -92,7 +92,7 @@ def candidate_pairs(
         if not hit:
             continue
         held = frozenset(words)
-        size = len(words) - title_words(words) if words[0][:1].isdigit() or words[0] == "第" else len(words)
+        size = len(words) - title_words(words) if may_open_number(words[0]) else len(words)
         characters: set[str] | None = None
         long_units: list[str] | None = None
         for key in hit:

@@ -253,7 +253,6 @@ def _line_shaped_row(docs: Sequence[DocumentFeatures], d: int, s: int) -> bool:
     return text is None or line_shaped(text, doc.sentences[s])
 
 
-
 def _headline_of_numbers(
     titles: Sequence[SentenceKey], columns: WordColumns, found: Sequence[tuple[int, int]]
 ) -> list[HeadlineCandidate]:
