@@ -34,7 +34,10 @@ import threading
 from types import ModuleType
 from typing import Any, Callable
 
-__all__ = ["PunktParameters", "PunktSentenceTokenizer", "PlainLanguageVars", "PlainToken", "nltk_version", "punkt_tokenizer"]
+__all__ = [
+    "PunktParameters", "PunktSentenceTokenizer", "PlainLanguageVars", "PlainToken", "nltk_version", "punkt_tokenizer",
+    "unwrapped",
+]
 
 
 def _import_punkt_alone() -> None:
@@ -104,31 +107,31 @@ from nltk.tokenize.punkt import (  # noqa: E402
 )
 
 
-def _unwrapped(pattern: Any) -> Any:
-    # nltk.redos.TimedPattern keeps the compiled ``regex`` pattern as ``_rx``;
-    # an NLTK without the wrapper has plain patterns already.
+def unwrapped(pattern: Any) -> Any:
+    """The compiled ``regex`` pattern inside an ``nltk.redos.TimedPattern``
+    (its ``_rx``); a pattern of an NLTK without the wrapper as it is."""
     return getattr(pattern, "_rx", pattern)
 
 
 class PlainLanguageVars(PunktLanguageVars):
     """NLTK's English language variables, their patterns unwrapped."""
 
-    re_boundary_realignment = _unwrapped(PunktLanguageVars.re_boundary_realignment)
+    re_boundary_realignment = unwrapped(PunktLanguageVars.re_boundary_realignment)
 
     def _word_tokenizer_re(self) -> Any:
         pattern = super()._word_tokenizer_re()
-        if pattern is not _unwrapped(pattern):
-            pattern = self._re_word_tokenizer = _unwrapped(pattern)  # unwrapped once
+        if pattern is not unwrapped(pattern):
+            pattern = self._re_word_tokenizer = unwrapped(pattern)  # unwrapped once
         return pattern
 
     def period_context_re(self) -> Any:
         pattern = super().period_context_re()
-        if pattern is not _unwrapped(pattern):
-            pattern = self._re_period_context = _unwrapped(pattern)
+        if pattern is not unwrapped(pattern):
+            pattern = self._re_period_context = unwrapped(pattern)
         return pattern
 
 
-_NON_PUNCT = _unwrapped(getattr(_punkt, "_re_non_punct"))
+_NON_PUNCT = unwrapped(getattr(_punkt, "_re_non_punct"))
 
 
 class PlainToken(PunktToken):
@@ -136,10 +139,10 @@ class PlainToken(PunktToken):
 
     __slots__ = ()
 
-    _RE_ELLIPSIS = _unwrapped(PunktToken._RE_ELLIPSIS)
-    _RE_NUMERIC = _unwrapped(PunktToken._RE_NUMERIC)
-    _RE_INITIAL = _unwrapped(PunktToken._RE_INITIAL)
-    _RE_ALPHA = _unwrapped(PunktToken._RE_ALPHA)
+    _RE_ELLIPSIS = unwrapped(PunktToken._RE_ELLIPSIS)
+    _RE_NUMERIC = unwrapped(PunktToken._RE_NUMERIC)
+    _RE_INITIAL = unwrapped(PunktToken._RE_INITIAL)
+    _RE_ALPHA = unwrapped(PunktToken._RE_ALPHA)
 
     @property
     def is_non_punct(self) -> Any:

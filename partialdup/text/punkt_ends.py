@@ -9,13 +9,18 @@ runs the same three steps as plain loops over the same compiled patterns
 (taken from the tokenizer, not copied) and asks the tokenizer for each
 distinct context's verdict once, remembering it. :func:`punkt_ends_py` is the
 reference, NLTK's own ``span_tokenize``; a test proves both agree on real
-text.
+text. The verdicts are decided on plain strings
+(:class:`~partialdup.text.punkt_verdict.PunktVerdict`) where the tokenizer's
+classes are NLTK's.
 """
 
 from __future__ import annotations
 
 import string
-from typing import Any
+from functools import partial
+from typing import Any, Callable
+
+from partialdup.text.punkt_verdict import PunktVerdict, punkt_verdict_py
 
 __all__ = ["PROVEN_NLTK", "PunktEnds", "punkt_ends_py"]
 
@@ -48,7 +53,9 @@ class PunktEnds:
         lang_vars = tokenizer._lang_vars
         self._period_context = lang_vars.period_context_re()
         self._realignment = lang_vars.re_boundary_realignment
-        self._contains_sentbreak = tokenizer.text_contains_sentbreak
+        self._contains_sentbreak: Callable[[str], bool] = (
+            PunktVerdict(tokenizer) if PunktVerdict.serves(tokenizer) else partial(punkt_verdict_py, tokenizer)
+        )
         self._verdicts: dict[str, bool] = {}
 
     @staticmethod
@@ -77,7 +84,7 @@ class PunktEnds:
         if verdict is None:
             if len(self._verdicts) >= VERDICT_CACHE_SIZE:
                 self._verdicts.clear()
-            verdict = self._verdicts[context] = bool(self._contains_sentbreak(context))
+            verdict = self._verdicts[context] = self._contains_sentbreak(context)
         return verdict
 
     def _slices(self, text: str) -> list[tuple[int, int]]:
