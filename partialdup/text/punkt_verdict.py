@@ -3,8 +3,9 @@
 :class:`~partialdup.text.punkt_ends.PunktEnds` asks Punkt's verdict on the few
 words around each candidate end (``text_contains_sentbreak``). NLTK answers by
 making a ``PunktToken`` per word (every annotation set by ``setattr``, each
-property a call) and chaining three generators; on English documentation
-those objects, not the decisions, were about a third of splitting a text.
+property a call) and chaining three generators: on the English bench corpus
+the verdicts took 0.53-0.96 s of the 2.43-2.72 s of CPU its splitting took,
+about half of it in those objects (docs/benchmark.md, session 36).
 :class:`PunktVerdict` takes the same decisions (NLTK 3.10's first and second
 annotation passes: abbreviations, ellipses, collocations, the orthographic and
 sentence-starter heuristics, initials and numbers) on plain strings, with the
@@ -26,8 +27,8 @@ _PLAIN, _BREAK, _ABBREVIATION, _ELLIPSIS = range(4)
 
 # The token and language-variable members the decisions below stand for:
 # a tokenizer whose classes replace one of them is asked through NLTK.
-_TOKEN_MEMBERS = ("_get_type", "type_no_period", "type_no_sentperiod", "first_upper", "first_lower", "is_ellipsis",
-                  "is_initial", "is_number")
+_TOKEN_MEMBERS = ("__init__", "_get_type", "type_no_period", "type_no_sentperiod", "first_upper", "first_lower",
+                  "is_ellipsis", "is_initial", "is_number")
 _TOKENIZER_MEMBERS = ("text_contains_sentbreak", "_annotate_tokens", "_annotate_first_pass", "_first_pass_annotation",
                       "_annotate_second_pass", "_second_pass_annotation", "_ortho_heuristic", "_tokenize_words")
 
@@ -79,7 +80,9 @@ class PunktVerdict:
         return (
             issubclass(token, punkt.PunktToken)
             and all(getattr(token, name) is getattr(punkt.PunktToken, name) for name in _TOKEN_MEMBERS)
-            and all(getattr(type(tokenizer), name) is getattr(punkt.PunktSentenceTokenizer, name) for name in _TOKENIZER_MEMBERS)
+            and all(
+                getattr(type(tokenizer), name) is getattr(punkt.PunktSentenceTokenizer, name) for name in _TOKENIZER_MEMBERS
+            )
             and type(lang_vars).word_tokenize is punkt.PunktLanguageVars.word_tokenize
         )
 

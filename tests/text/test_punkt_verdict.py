@@ -104,6 +104,22 @@ def test_a_tokenizer_that_decides_otherwise_is_asked_through_nltk():
     assert PunktEnds(other)(text) == [end for _, end in other.span_tokenize(text)]
 
 
+def test_a_token_class_that_reads_tokens_otherwise_is_asked_through_nltk():
+    tokenizer = _tokenizer()
+
+    class NoPeriods(tokenizer._Token):  # type: ignore[misc, name-defined]
+        __slots__ = ()
+
+        def __init__(self, tok, **params):
+            super().__init__(tok, **params)
+            self.period_final = False  # no token ends a sentence with a period
+
+    other = type(tokenizer)(tokenizer._params, lang_vars=tokenizer._lang_vars, token_cls=NoPeriods)
+    assert not PunktVerdict.serves(other)
+    text = "He left. Then they came."
+    assert PunktEnds(other)(text) == [end for _, end in other.span_tokenize(text)]
+
+
 def test_pickled_verdict_decides_the_same():
     verdict = pickle.loads(pickle.dumps(PunktVerdict(_tokenizer())))
     for context in _real_contexts()[:2000]:
