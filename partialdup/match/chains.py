@@ -10,6 +10,7 @@ overlap in both documents are one passage (:func:`merge_overlapping`).
 from __future__ import annotations
 
 import heapq
+from itertools import accumulate
 import math
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -63,6 +64,8 @@ def chain_pairs(
     Returns:
         Chains of pairs, each sorted by (a, b), ordered by their first pair.
     """
+    if len(pairs) < 2:  # one chain or none (most document pairs)
+        return [[pair] for pair in pairs]
     reach = gap + 1
     chains: list[_Chain] = []
     open_by_b = SortedList(key=lambda c: (c.last_b, c.number))
@@ -101,12 +104,9 @@ def _closest_chain(open_by_b: SortedList, rank_a: int, rank_b: int, reach: int) 
 
 
 def matchable_ranks(matchable: Sequence[bool]) -> list[int]:
-    """For each sentence, how many matchable sentences come before it."""
-    ranks, count = [], 0
-    for flag in matchable:
-        ranks.append(count)
-        count += flag
-    return ranks
+    """For each sentence, how many matchable sentences come before it (a
+    running count made in C: the tail makes one per document of a pair)."""
+    return list(accumulate(matchable[:-1], initial=0)) if matchable else []
 
 
 def merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePair]]:
@@ -126,6 +126,8 @@ def merge_overlapping(chains: list[list[SentencePair]]) -> list[list[SentencePai
     of chains, and a line repeated hundreds of times (hundreds of one-pair
     chains open at once), cost about n log n per pass, not n squared.
     """
+    if len(chains) < 2:  # nothing to merge (most document pairs)
+        return [sorted(chain, key=ORDER) for chain in chains]
     groups = [_Group(list(chain)) for chain in chains]
     merged = True
     while merged:

@@ -286,6 +286,8 @@ def supported(
         ratio: The word ratio of a pair (needed with ``words_only``).
     """
     firm = [p for p in pairs if not tentative(p)]
+    if len(pairs) < 2:  # most document pairs: nothing to outdo a pair or support it
+        return firm
     standing = {(p.a, p.b) for p in firm}
     if words_only is not None and ratio is not None:
         alone = [p for p in firm if words_only(p)]

@@ -470,6 +470,8 @@ def evident(
         agrees: Whether a weak pair's characters agree.
         reach: How far, in sentences on each side, a neighbouring pair may lie.
     """
+    if len(pairs) < 2:  # most document pairs: no other pair to chain with
+        return [pair for pair in pairs if not weak(pair) or agrees(pair)]
     at = {(pair.a, pair.b) for pair in pairs}
     steps = range(1, reach + 1)
 

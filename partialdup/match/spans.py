@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from functools import partial
 from operator import sub
-from typing import Callable, Sequence
+from typing import Callable, Sequence, overload
 
 from partialdup.match.chains import ORDER as _ORDER, chain_pairs, merge_overlapping as _merge_overlapping
 from partialdup.methods.similarity import bag_jaccard
@@ -97,7 +97,7 @@ def spans_for_documents(
     """
     align = _Memo(partial(
         monotone_alignment,
-        lengths=(_lengths(a_sentences), _lengths(b_sentences)),  # no sentence made
+        lengths=(_Lengths(a_sentences), _Lengths(b_sentences)),  # no sentence made
         agreement=agreement,
     ))
     chained = partial(chain_pairs, gap=gap, a_ranks=a_ranks, b_ranks=b_ranks)
@@ -371,7 +371,27 @@ def _best_alignment(
     return kept[::-1]
 
 
-def _lengths(sentences: Sequence[Sentence]) -> list[int]:
-    # Each sentence's length (read for every document pair).
-    starts, ends = sentence_offsets(sentences)
-    return list(map(sub, ends, starts))
+class _Lengths(Sequence[int]):
+    """Each sentence's length, read from its offsets when asked: made for
+    every document pair, read only where its pairs cross or split a
+    sentence (a list of every length, made each time, cost more than the
+    alignment it served)."""
+
+    __slots__ = ("_starts", "_ends")
+
+    def __init__(self, sentences: Sequence[Sentence]) -> None:
+        self._starts, self._ends = sentence_offsets(sentences)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return list(map(sub, self._ends[index], self._starts[index]))
+        return self._ends[index] - self._starts[index]

@@ -96,6 +96,13 @@ class DetectorBase:
         """Whether a sentence is long enough to be looked up on its own."""
         return doc.tokens[sentence] >= self.config.min_tokens and doc.bags.filled[sentence]
 
+    def matchable_flags(self, doc: DocumentFeatures) -> list[bool]:
+        """:meth:`matchable` of each of a document's sentences, in one pass
+        (the tail reads whole documents, one per document pair; a test holds
+        it to :meth:`matchable`)."""
+        least = self.config.min_tokens
+        return [count >= least and filled for count, filled in zip(doc.tokens, doc.bags.filled)]
+
     def _matchable_columns(self, docs: Sequence[DocumentFeatures]) -> tuple[np.ndarray, np.ndarray, FlatBags]:
         """The document, the position (int64) and the bag of every matchable
         sentence, in document order (:meth:`matchable` on the documents'

@@ -224,10 +224,13 @@ class SpanStage(EditedStage):
         # Boilerplate sentences, like sentences too short to have features,
         # cannot be missed copies: they do not count towards a span's gap.
         cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        skipped = (_rows_by_document(a_boilerplate), _rows_by_document(b_boilerplate))
 
-        def ranks(side: int, number: int, doc: DocumentFeatures, skip: set[tuple[int, int]]) -> tuple[int, ...]:
+        def ranks(side: int, number: int, doc: DocumentFeatures) -> tuple[int, ...]:
             if (side, number) not in cache:
-                flags = [self.matchable(doc, i) and (number, i) not in skip for i in range(len(doc.bags))]
+                flags = self.matchable_flags(doc)
+                for row in skipped[side].get(number, ()):
+                    flags[row] = False
                 cache[(side, number)] = tuple(matchable_ranks(flags))
             return cache[(side, number)]
 
@@ -235,7 +238,7 @@ class SpanStage(EditedStage):
             a, b = key
             self._judge_whole_words(whole_words.get(key, ()), found, a_docs, b_docs)
             return PairJob(
-                a, b, PairEvidence.of(found, a, b), ranks(0, a, a_docs[a], a_boilerplate), ranks(1, b, b_docs[b], b_boilerplate)
+                a, b, PairEvidence.of(found, a, b), ranks(0, a, a_docs[a]), ranks(1, b, b_docs[b])
             )
 
         # Each job made by whichever process computes its spans (PairJobs).
@@ -269,12 +272,14 @@ class SpanStage(EditedStage):
             a_ranks=job.a_ranks, b_ranks=job.b_ranks, fill=(da.bags, db.bags, self.threshold), beside=self._beside(da, db),
             agreement=self._agreement(da, db),
         )
-        known = self.config.refine and da.text is not None and db.text is not None
-        if known:
-            spans = list(self._refined(spans, [da], [db]))
+        if da.text is None or db.text is None:  # spans of documents without their text keep their pairs' scores
+            return PairSpans(False, tuple(spans))
+        if self.config.refine:
+            spans = list(refine_spans(spans, {da.id: da.text}, {da.id: da.sentences}, self.tokenizer.normalise,
+                                      b_texts={db.id: db.text}, b_sentences={db.id: db.sentences}))
             if self.config.headlines:
-                spans = headline_edges(spans, da.text, da.sentences, db.text, db.sentences, self.tokenizer.tokenize)  # type: ignore[arg-type]
-        return PairSpans(known, tuple(self._scored(spans, [da], [db])))
+                spans = headline_edges(spans, da.text, da.sentences, db.text, db.sentences, self.tokenizer.tokenize)
+        return PairSpans(self.config.refine, tuple(self._scored(spans, da.text, db.text)))
 
     def _evident(self, evidence: PairEvidence, docs: tuple[DocumentFeatures, DocumentFeatures]) -> list[SentencePair]:
         """The pairs of two documents that are evidence of a copy (see
@@ -302,46 +307,24 @@ class SpanStage(EditedStage):
 
         return evident(pairs, lambda pair: (pair.a, pair.b) in evidence.weak, agrees, reach=self.config.gap + 1)
 
-    def _scored(
-        self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]
-    ) -> list[Span]:
-        """Each span scored by how much of its passage is copied (see
-        :mod:`partialdup.match.score`); spans whose documents came without
-        their text keep the mean score of their pairs."""
-        a_text = {d.id: d.text for d in a_docs if d.text is not None}
-        b_text = {d.id: d.text for d in b_docs if d.text is not None}
+    def _scored(self, spans: Sequence[Span], a_text: str, b_text: str) -> list[Span]:
+        """Each span of two documents scored by how much of its passage is
+        copied (see :mod:`partialdup.match.score`)."""
         normalise = self.tokenizer.normalise
-        scored = []
-        for span in spans:
-            first, second = a_text.get(span.a), b_text.get(span.b)
-            if first is None or second is None:
-                scored.append(span)
-                continue
-            score = passage_similarity(first[span.a_start : span.a_end], second[span.b_start : span.b_end], normalise)
-            scored.append(replace(span, score=score))
-        return scored
-
-    def _refined(
-        self, spans: Sequence[Span], a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]
-    ) -> tuple[Span, ...]:
-        # Only spans whose two documents came with their text can be trimmed.
-        a_known = {d.id: d for d in a_docs if d.text is not None}
-        b_known = {d.id: d for d in b_docs if d.text is not None}
-        known = [s for s in spans if s.a in a_known and s.b in b_known]
-        rest = [s for s in spans if not (s.a in a_known and s.b in b_known)]
-        refined = refine_spans(
-            known,
-            {i: d.text for i, d in a_known.items()},  # type: ignore[misc]
-            {i: d.sentences for i, d in a_known.items()},
-            self.tokenizer.normalise,
-            b_texts={i: d.text for i, d in b_known.items()},  # type: ignore[misc]
-            b_sentences={i: d.sentences for i, d in b_known.items()},
-        )
-        return (*refined, *rest)
+        return [replace(span, score=passage_similarity(a_text[span.a_start : span.a_end], b_text[span.b_start : span.b_end], normalise))
+                for span in spans]
 
 
 def _span_order(span: Span) -> tuple:
     return (span.a, span.b, span.a_start, span.b_start, span.a_end, span.b_end)
+
+
+def _rows_by_document(keys: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
+    """The sentences of ``keys`` (document, sentence), by document."""
+    rows: dict[int, list[int]] = {}
+    for number, row in keys:
+        rows.setdefault(number, []).append(row)
+    return rows
 
 
 def _sentence_count(doc: DocumentFeatures) -> int:

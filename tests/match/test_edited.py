@@ -169,3 +169,12 @@ def test_numbers_remembered_by_sentence_agree_as_found_anew(pairs):
     for first, second in pairs:
         assert numbers_agree_of(numbers[first], numbers[second]) == EditedCheck.numbers_agree(first, second)
     assert len(numbers) == len({words for pair in pairs for words in pair})
+
+
+def test_a_lone_pair_stands_unless_tentative():
+    # Nothing supports or outdoes a document pair's only pair, on its words alone or not.
+    pair = SentencePair(2, 5, 0.4)
+    for words_only in (None, lambda p: True):
+        assert supported([pair], lambda p: False, reach=4, words_only=words_only, ratio=lambda p: 50.0) == [pair]
+        assert supported([pair], lambda p: True, reach=4, words_only=words_only, ratio=lambda p: 50.0) == []
+    assert supported([], lambda p: True, reach=4) == []

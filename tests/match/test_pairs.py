@@ -288,3 +288,13 @@ def test_rows_after_other_records_are_added_one_by_one_in_their_place():
     plain.add_firm([((1, 2), (0, 3), 1.0, True), ((0, 1), (1, 1), 0.9, False)])
     assert not found._rows and list(found.by_documents.items()) == list(plain.by_documents.items())
     assert found.is_weak((1, 2), (0, 3)) and found.distinct((0, 1)) == [SentencePair(1, 1, 0.9)]
+
+
+@pytest.mark.parametrize("weak", [False, True])
+@pytest.mark.parametrize("agrees", [False, True])
+def test_a_lone_pair_stands_unless_weak_and_its_characters_disagree(weak, agrees):
+    # Nothing can chain with a document pair's only pair: a weak one stands on its characters.
+    pair = SentencePair(4, 9, 0.7)
+    kept = evident([pair], lambda p: weak, lambda p: agrees, reach=4)
+    assert kept == ([pair] if not weak or agrees else [])
+    assert evident([], lambda p: True, lambda p: True, reach=4) == []

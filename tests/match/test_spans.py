@@ -1,13 +1,14 @@
 from hypothesis import given, settings, strategies as st
 
-from partialdup.match.chains import chain_pairs, merge_overlapping as _merge_overlapping
+from partialdup.match.chains import chain_pairs, matchable_ranks, merge_overlapping as _merge_overlapping
 from partialdup.match.spans import (
     SPLIT_RATIO,
+    _Lengths,
     _best_alignment,
     monotone_alignment,
     spans_for_documents,
 )
-from partialdup.core.types import Sentence, SentencePair
+from partialdup.core.types import Sentence, SentenceOffsets, SentencePair
 
 
 def P(a, b, s=1.0):
@@ -188,6 +189,35 @@ def test_chaining_agrees_with_the_reference(pairs, gap, ranked):
     assert chain_pairs(pairs, gap=gap, a_ranks=ranks, b_ranks=ranks) == chain_pairs_reference(
         pairs, gap=gap, a_ranks=ranks, b_ranks=ranks
     )
+
+
+def matchable_ranks_reference(flags):
+    ranks, count = [], 0
+    for flag in flags:
+        ranks.append(count)
+        count += flag
+    return ranks
+
+
+@given(st.lists(st.booleans(), max_size=40))
+def test_matchable_ranks_count_the_matchable_sentences_before_each(flags):
+    assert matchable_ranks(flags) == matchable_ranks_reference(flags)
+    assert all(type(rank) is int for rank in matchable_ranks(flags))
+
+
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 30)), max_size=20), st.data())
+def test_sentence_lengths_read_when_asked_are_the_lengths(bounds, data):
+    sentences, start = [], 0
+    for gap, length in bounds:
+        sentences.append(Sentence(len(sentences), start + gap, start + gap + length))
+        start += gap + length
+    for held in (sentences, SentenceOffsets.of(sentences)):
+        lengths = _Lengths(held)
+        plain = [s.end - s.start for s in sentences]
+        assert len(lengths) == len(plain) and list(lengths) == plain
+        if plain:
+            at = data.draw(st.integers(-len(plain), len(plain) - 1))
+            assert lengths[at] == plain[at] and lengths[at : at + 3] == plain[at : at + 3]
 
 
 def test_a_line_repeated_on_both_sides_pairs_in_place():
