@@ -10,9 +10,9 @@ overlap in both documents are one passage (:func:`merge_overlapping`).
 from __future__ import annotations
 
 import heapq
-from itertools import accumulate
 import math
 from dataclasses import dataclass, field
+from itertools import accumulate
 from operator import attrgetter
 from typing import Sequence
 

@@ -374,8 +374,9 @@ def _best_alignment(
 class _Lengths(Sequence[int]):
     """Each sentence's length, read from its offsets when asked: made for
     every document pair, read only where its pairs cross or split a
-    sentence (a list of every length, made each time, cost more than the
-    alignment it served)."""
+    sentence (a list of every length, made for each pair, cost about as
+    much as the alignments it served: 0.21 against 0.24 s of the English
+    bench corpus's spans, cProfile)."""
 
     __slots__ = ("_starts", "_ends")
 
