@@ -36,6 +36,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -166,6 +167,7 @@ class Run:
     inner: dict = field(default_factory=dict)   # what the process reported (in-process seconds, counts)
     ok: bool = True
     note: str = ""
+    cpu_seconds: float = 0.0     # user + system CPU of the process and every process it waited for
 
 
 def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = None) -> Run:
@@ -179,6 +181,10 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
     peak_file = Path(tempfile.mkstemp(prefix="rss-")[1])
     wrapper = ["/usr/bin/time", "-f", "%M", "-o", str(peak_file)] if os.access("/usr/bin/time", os.X_OK) else []
     start = time.perf_counter()
+    # The CPU of the processes this one reaps (the command, and through it
+    # every helper it joins): less moved than the wall time by a neighbour's
+    # load on a shared machine.
+    used = _children_cpu()
     with open(stdout or os.devnull, "wb") as sink:
         proc = subprocess.Popen(wrapper + cmd, stdout=sink, stderr=subprocess.PIPE)
         peak, done = [0, 0], threading.Event()
@@ -203,11 +209,17 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
     largest = peak_file.read_text().strip().splitlines()[-1:] if wrapper else []
     peak_file.unlink()
     inner = json.loads(result.read_text()) if result and result.exists() else {}
-    run = Run(seconds, max([peak[0]] + [int(v) * 1024 for v in largest if v.isdigit()]), peak[1], inner)
+    run = Run(seconds, max([peak[0]] + [int(v) * 1024 for v in largest if v.isdigit()]), peak[1], inner,
+              cpu_seconds=_children_cpu() - used)
     if proc.returncode != 0:
         lines = [ln for ln in err.splitlines() if not ln.startswith("Command exited with")]
         run.ok, run.note = False, (lines[-1] if lines else f"exit {proc.returncode}")
     return run
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 # ---------------------------------------------------------------- the parent
