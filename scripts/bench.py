@@ -182,8 +182,9 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
     wrapper = ["/usr/bin/time", "-f", "%M", "-o", str(peak_file)] if os.access("/usr/bin/time", os.X_OK) else []
     start = time.perf_counter()
     # The CPU of the processes this one reaps (the command, and through it
-    # every helper it joins): less moved than the wall time by a neighbour's
-    # load on a shared machine.
+    # every helper it joins): time spent waiting for a core left out. (On
+    # this machine's slow stretches the processor itself slowed, and CPU
+    # time moved with the wall time: docs/benchmark.md, session 37.)
     used = _children_cpu()
     with open(stdout or os.devnull, "wb") as sink:
         proc = subprocess.Popen(wrapper + cmd, stdout=sink, stderr=subprocess.PIPE)

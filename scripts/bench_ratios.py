@@ -59,8 +59,8 @@ def ratios(seconds: dict[str, float]) -> dict[str, float]:
 
 def report(lang: str, rounds: list[dict[str, float]], cpu: list[dict[str, float]] | None = None) -> list[str]:
     """Markdown: a row per round, the medians, the verdicts; with ``cpu``
-    (each round's CPU seconds), the same ratios of CPU time, which a
-    neighbour's load moves less (the targets stay on wall time)."""
+    (each round's CPU seconds), the same ratios of CPU time, time spent
+    waiting for a core left out (the targets stay on wall time)."""
     per_round = [ratios(r) for r in rounds]
     names = list(rounds[0])
     labels = list(per_round[0])

@@ -180,7 +180,12 @@ class EditedCheck:
 
     def beside(self, first: Sequence[str], second: Sequence[str]) -> bool:
         """Whether two sentences' words agree enough for a copy beside another."""
-        return word_ratio(first, second) >= self.neighbour_ratio and self.numbers_agree(first, second)
+        return self.words_beside(first, second) and self.numbers_agree(first, second)
+
+    def words_beside(self, first: Sequence[str], second: Sequence[str]) -> bool:
+        """:meth:`beside`, the numbers left aside (for a caller that has
+        checked them already: reading a sentence's numbers is most of it)."""
+        return word_ratio(first, second) >= self.neighbour_ratio
 
     def scattered_edits(self, first: str, second: str) -> bool:
         """Whether two sentences' letters, which agree too little for a near

@@ -359,7 +359,7 @@ class EditedStage(DetectorBase):
                 return None
             if not check.numbers_agree(first, second):
                 return False
-            if check.score(first, second) >= check.neighbour_ratio:  # check.beside, its numbers known to agree
+            if check.words_beside(first, second):  # check.beside, the numbers known to agree
                 return True
             return False if bag_jaccard(da.bags[i], db.bags[m]) >= self.threshold else None
 

@@ -178,3 +178,12 @@ def test_a_lone_pair_stands_unless_tentative():
         assert supported([pair], lambda p: False, reach=4, words_only=words_only, ratio=lambda p: 50.0) == [pair]
         assert supported([pair], lambda p: True, reach=4, words_only=words_only, ratio=lambda p: 50.0) == []
     assert supported([], lambda p: True, reach=4) == []
+
+
+def test_words_beside_is_beside_with_the_numbers_aside():
+    check = EditedCheck(80.0, 60.0)
+    renumbered = (("9.2.5.", "safe", "network", "operations"), ("9.3.4.", "safe", "network", "operations"))
+    assert check.words_beside(*renumbered) and not check.beside(*renumbered)
+    same = (("safe", "low", "level", "network"), ("safe", "low", "level", "network", "operations"))
+    assert check.words_beside(*same) == check.beside(*same) is True
+    assert not check.words_beside(("a", "b", "c"), ("x", "y", "z"))
