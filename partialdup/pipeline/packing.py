@@ -4,39 +4,50 @@ A worker sends a document's features without its text (the calling process
 has it) and in types that pickle fast: sentence offsets as their arrays
 (:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as
 their arrays' bytes (:class:`~partialdup.core.bags.FlatBags` pickles so),
-each sentence's words as one string. Pickled as they are, the
-gold set's features cost 3.3 s CPU to dump and load against 12.1 s to
-compute them; packed, 1.1 s (docs/engine.md).
+each sentence's words as one string, or left out where they travel
+numbered beside (:func:`unpack_piece`). Pickled as they are, the gold set's
+features cost 3.3 s CPU to dump and load against 12.1 s to compute them;
+packed, 1.1 s (docs/engine.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets
+from partialdup.index.word_columns import PieceWords
 
-__all__ = ["pack_features", "unpack_features"]
+__all__ = ["pack_features", "unpack_features", "unpack_piece"]
 
 #: Joins a sentence's words on the way back: tokens hold word characters,
 #: apostrophes, hyphens and dots only, never this.
 _WORD_JOIN = "\x00"
 
 
-def pack_features(features: DocumentFeatures) -> tuple:
+def pack_features(features: DocumentFeatures, *, words: bool = True) -> tuple:
     """A document's features without its text, in builtin types that pickle
-    fast (:func:`unpack_features` is the inverse)."""
+    fast (:func:`unpack_features` is the inverse).
+
+    ``words``: False leaves out each sentence's words when its piece's
+    :class:`~partialdup.index.word_columns.PieceWords` carries them (a
+    sentence's words are as many as its tokens); :func:`unpack_piece` takes
+    them from there. They are then sent once, not twice.
+    """
     return (
         features.id,
         _offsets(features.sentences),
         features.bags,
         features.tokens,
         features.joins,
-        tuple(_WORD_JOIN.join(words) for words in features.words),
+        None if not words and _counted(features) else tuple(_WORD_JOIN.join(line) for line in features.words),
         tuple((i, dict(bag)) for i, bag in features.quotes),
     )
 
 
-def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None) -> DocumentFeatures:
+def unpack_features(
+    packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None, words: tuple[tuple[str, ...], ...] = (),
+) -> DocumentFeatures:
     """The features :func:`pack_features` packed, with their document's text.
 
     Args:
@@ -48,11 +59,52 @@ def unpack_features(packed: tuple, text: str | None, vocabulary: dict[str, str] 
             tokenizer keeps them (a Chinese corpus of 1.5 million words
             has 76,000 distinct ones: about 90 MB less at 160,000
             sentences). None: every word a new string.
+        words: Each sentence's words, when packed without them.
     """
-    doc_id, sentences, bags, tokens, joins, words, quotes = packed
-    return DocumentFeatures(
-        doc_id, sentences, bags, tokens, text, joins, tuple(_words_of(line, vocabulary) for line in words), quotes,
-    )
+    doc_id, sentences, bags, tokens, joins, lines, quotes = packed
+    if lines is not None:
+        words = tuple(_words_of(line, vocabulary) for line in lines)
+    return DocumentFeatures(doc_id, sentences, bags, tokens, text, joins, words, quotes)
+
+
+def unpack_piece(
+    packed: Sequence[tuple], texts: Sequence[str | None], piece: PieceWords, vocabulary: dict[str, str],
+) -> tuple[list[DocumentFeatures], PieceWords]:
+    """The features of a piece's documents packed without their words
+    (``pack_features(..., words=False)``), their words taken from the
+    piece's numbered ones, and those numbered words: each word the
+    vocabulary's string (see :func:`unpack_features`).
+
+    The piece's distinct words are looked up in the vocabulary once each,
+    not every word of every sentence, and no sentence's words are split
+    out of a string (the Chinese bench corpus: 60 % of the time to unpack a
+    piece and its words, and a third of the bytes sent).
+    """
+    distinct = list(map(vocabulary.setdefault, piece.words, piece.words))
+    every = list(map(distinct.__getitem__, piece.columns.tolist()))
+    docs, at = [], 0
+    for item, text in zip(packed, texts):
+        if item[5] is None:  # its sentences' words follow each other in the piece's
+            lines = []
+            for count in item[3]:
+                lines.append(tuple(every[at : at + count]))
+                at += count
+            docs.append(unpack_features(item, text, vocabulary, tuple(lines)))
+            continue
+        doc = unpack_features(item, text, vocabulary)
+        if len(doc.words) == len(doc.sentences):  # numbered in the piece all the same
+            at += sum(map(len, doc.words))
+        docs.append(doc)
+    assert at == len(every), "a piece's numbered words are its documents' words"
+    return docs, replace(piece, words=distinct)
+
+
+def _counted(features: DocumentFeatures) -> bool:
+    # Whether the words are one tuple a sentence, as many as its tokens (the
+    # sentence lengths that unpack_piece reads): then their piece's numbered
+    # words are every word of each sentence, in order (PieceWords.of).
+    words = features.words
+    return len(words) == len(features.sentences) and tuple(features.tokens) == tuple(map(len, words))
 
 
 def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:

@@ -49,7 +49,6 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
@@ -59,7 +58,7 @@ from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.pipeline.engine_protocol import AnyDocument, Engine, OrderedFeatures
-from partialdup.pipeline.packing import pack_features, unpack_features
+from partialdup.pipeline.packing import pack_features, unpack_features, unpack_piece
 from partialdup.pipeline.pool import (
     WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context, sent_documents,
 )
@@ -300,14 +299,12 @@ class LocalEngine:
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
                 return back(k, value)
-            features = back(k, value[0])
-            # The piece's distinct words as the vocabulary's strings (its
-            # features' words are): unpickled, each was a copy, held until
-            # the look-ups number the run's words (8 MB traced at the end of
-            # the Chinese bench corpus's features).
-            words: PieceWords = value[1]
-            made[k] = (features, replace(words, words=list(map(vocabulary.setdefault, words.words, words.words))))
-            return features
+            # The piece's words come numbered, once: its features' words and
+            # its distinct words are the vocabulary's strings (unpickled, each
+            # was a copy, held until the look-ups number the run's words: 8 MB
+            # traced at the end of the Chinese bench corpus's features).
+            made[k] = unpack_piece(value[0], [doc.text for doc in chunks[k]], value[1], vocabulary)
+            return made[k][0]
 
         # The calling process computes pieces too (pipeline/shared_work.py).
         # The index built next needs SciPy: imported while the helpers compute.

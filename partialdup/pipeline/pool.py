@@ -144,7 +144,8 @@ def features_piece(detector: Detector, data: tuple[Sequence[Sequence[SentDocumen
     if not numbered:
         return features_chunk(_received(chunks[number]), detector)
     features = detector.features_many(_received(chunks[number]))
-    return [pack_features(doc) for doc in features], PieceWords.of(features)
+    # Their words go once, numbered (unpack_piece).
+    return [pack_features(doc, words=False) for doc in features], PieceWords.of(features)
 
 
 def load_tokenizer(detector: Detector) -> None:

@@ -1,0 +1,63 @@
+"""Features packed for the way back from a helper: a piece's documents sent
+without their words come back with them, taken from the piece's numbered words."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+
+import pytest
+
+from partialdup.core.config import Config
+from partialdup.core.types import Document
+from partialdup.index.word_columns import PieceWords
+from partialdup.pipeline.factory import make_detector
+from partialdup.pipeline.packing import pack_features, unpack_features, unpack_piece
+from partialdup.pipeline.pool import features_piece, sent_documents
+
+
+@pytest.fixture(scope="module")
+def detector(tokenizer, idf):
+    return make_detector("low-idf-sig", idf, Config(jobs=1), tokenizer=tokenizer)
+
+
+def _sent_back(packed, words):
+    # As a helper's piece arrives: pickled, every word a new string.
+    return pickle.loads(pickle.dumps((packed, words), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def test_a_piece_sent_without_its_words_comes_back_equal_with_one_string_per_word(detector, sources):
+    documents = sources[:8]
+    made = detector.features_many(documents)
+    packed, words = _sent_back(*features_piece(detector, ([sent_documents(documents)], True), 0))
+    assert all(item[5] is None for item in packed)  # the words went once, numbered
+    vocabulary: dict[str, str] = {}
+    docs, numbered = unpack_piece(packed, [d.text for d in documents], words, vocabulary)
+    assert docs == made
+    assert numbered.words == PieceWords.of(made).words and numbered.columns.tolist() == words.columns.tolist()
+    every = [word for doc in docs for sentence in doc.words for word in sentence]
+    assert all(vocabulary[word] is word for word in every)
+    assert all(vocabulary[word] is word for word in numbered.words)
+    assert len({id(word) for word in every}) == len(set(every)) < len(every)
+
+
+def test_documents_whose_words_go_as_strings_keep_the_others_in_place(detector, sources):
+    # A document without words, one with an empty sentence, and one whose
+    # words do not match its token counts (sent as strings, numbered all the
+    # same) between documents sent without theirs.
+    plain = detector.features_many([*sources[:2], Document("e", "标题\n\n。\n\nThe quick brown fox jumps over the lazy dog.")])
+    odd = replace(plain[1], tokens=tuple(count + 1 for count in plain[1].tokens))
+    bare = replace(plain[0], id="bare", words=())
+    made = [plain[0], odd, bare, plain[2], plain[1]]
+    assert any(not words for words in plain[2].words)
+    packed = [pack_features(doc, words=False) for doc in made]
+    assert [item[5] is None for item in packed] == [True, False, False, True, True]
+    back, words = _sent_back(packed, PieceWords.of(made))
+    docs, _ = unpack_piece(back, [doc.text for doc in made], words, {})
+    assert docs == made
+
+
+def test_features_packed_with_their_words_ignore_the_piece(detector, sources):
+    features = detector.features(sources[0])
+    assert unpack_features(pack_features(features, words=True), features.text) == features
+    assert pack_features(features, words=False)[5] is None
