@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from partialdup.core.chars import is_han
 from partialdup.core.types import Sentence, Span, Token
@@ -67,6 +67,8 @@ __all__ = [
     "headline_edges",
     "is_headline",
     "line_shaped",
+    "line_shaped_at",
+    "line_shaped_rows",
     "may_open_number",
     "run_at",
     "run_starts",
@@ -158,7 +160,25 @@ def line_shaped(text: str, sentence: Sentence) -> bool:
     """Whether a sentence is a line of its own (white space aside, no line break inside)
     that ends with neither a terminator nor a continuing mark: the part of
     :func:`is_headline` that needs no tokens."""
-    start, end = sentence.start, sentence.end
+    return line_shaped_at(text, sentence.start, sentence.end)
+
+
+def line_shaped_rows(text: str, starts: Sequence[int], ends: Sequence[int], rows: Iterable[tuple[int, bool]]) -> list[bool]:
+    """:func:`line_shaped_at` of sentences of one document, given as
+    ``(sentence, wanted)``: False for those not wanted. Most end with a
+    terminator, told here without a call (a run's tens of thousands of
+    candidate titles)."""
+    ending = _LAST.__contains__
+    return [
+        wanted and starts[s] < ends[s] and not ending(text[ends[s] - 1]) and line_shaped_at(text, starts[s], ends[s])
+        for s, wanted in rows
+    ]
+
+
+def line_shaped_at(text: str, start: int, end: int) -> bool:
+    """:func:`line_shaped` of the sentence from ``start`` to ``end`` (no
+    sentence made: a run's tens of thousands of title candidates are read
+    from their offsets)."""
     if end <= start:
         return False
     # Its last character first: most short sentences end with a terminator.

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from partialdup.core.types import Sentence, Span, SentencePair
 from partialdup.match.embedded import (
-    EmbeddedSpan, embedded_span, headline_edges, is_headline, line_shaped, run_at, title_words, word_units,
+    EmbeddedSpan, embedded_span, headline_edges, is_headline, line_shaped, line_shaped_rows, run_at, title_words, word_units,
 )
 from partialdup.match.headline_search import candidate_pairs
 from partialdup.text.sentences import SentenceSplitter
@@ -192,3 +192,20 @@ def test_line_shaped_is_its_definition(text, data):
     end = data.draw(st.integers(start, len(text)))
     sentence = Sentence(0, start, end)
     assert line_shaped(text, sentence) == _line_shaped_plain(text, sentence)
+
+
+@given(st.lists(st.text(alphabet=" \t\u3000\xa0。！？.;:，,()」”a中1-", max_size=6), min_size=1, max_size=5), st.data())
+def test_line_shaped_rows_are_each_sentences_line_shaped_where_wanted(lines, data):
+    # Lines as sentences (many of them line-shaped), and sentences anywhere.
+    text = "\n".join(lines)
+    starts, ends, at = [], [], 0
+    for line in lines:
+        starts.append(at)
+        ends.append(at + len(line))
+        at += len(line) + 1
+    for _ in range(data.draw(st.integers(0, 3))):
+        starts.append(data.draw(st.integers(0, len(text))))
+        ends.append(data.draw(st.integers(starts[-1], len(text))))
+    rows = data.draw(st.lists(st.tuples(st.integers(0, len(starts) - 1), st.booleans()), max_size=8))
+    expected = [wanted and _line_shaped_plain(text, Sentence(s, starts[s], ends[s])) for s, wanted in rows]
+    assert line_shaped_rows(text, starts, ends, rows) == expected
