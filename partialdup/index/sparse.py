@@ -259,7 +259,8 @@ class SparseIndex:
             apart[common] = True
         # Pairs between two groups all of whose members are apart are never made.
         out = np.bincount(self._groups.group_of[apart], minlength=len(self._groups)) == self._groups.sizes
-        pairs = np.flatnonzero(~(out[found.query] & out[found.group]))
+        # int32, as the group pairs are (held while they are expanded).
+        pairs = np.flatnonzero(~(out[found.query] & out[found.group])).astype(np.int32)
         blocks = Blocks.of(self._groups, self._docs)
         parts: list[tuple[np.ndarray, ...]] = []
         # A few sentence pairs at a time: the expansion's arrays are several times its

@@ -113,6 +113,15 @@ class Lookups:
                 records.release()
 
 
+def counts_only(found: PairMatches) -> PairMatches:
+    """A search's counts, all :func:`search_stats` reads, without its pairs:
+    held in their place, the pairs' arrays go once read (the English bench
+    corpus's near misses' shared counts, 7 MB, were held through the loose
+    search, the calling process's peak)."""
+    none = np.empty(0, np.int64)
+    return PairMatches(none, none, np.empty(0, np.float64), none, found.candidates, found.skipped_postings)
+
+
 def search_stats(index: ReferenceIndex, searches: Sequence[PairMatches]) -> RunStats:
     """The :class:`~partialdup.core.types.RunStats` fields the look-ups know:
     the searches' candidate pairs and skipped postings, the index's frequent
@@ -232,7 +241,7 @@ class LookupStage(HeadlineStage):
         documents, positions = entry_columns(sentences)
         whole = PairRows.at_positions(
             documents, positions, whole_matches.query, whole_matches.key, whole_matches.score, self._weak_rows(whole_matches))
-        searches = [whole_matches]
+        searches = [counts_only(whole_matches)]
         # Near misses and loose candidates, a million and more on large runs,
         # stay arrays until the tail reads them (match/keyed.py).
         near: Records = []
@@ -240,10 +249,12 @@ class LookupStage(HeadlineStage):
         if self._near is not None:
             near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
-            searches.append(near_matches)
+            searches.append(counts_only(near_matches))
             if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
                 near_verdicts = self._near_judged_soon(
                     near_matches, whole_matches, keys, docs, pieces_soon, (documents, positions))
+            del near_matches  # its shared counts: what it holds but `near` (above)
+        del whole_matches  # `whole` holds its pairs (as rows)
         loose_matches = None
         if self._edited is not None:
             # The two searches' working arrays, freed, are given back first:
@@ -298,7 +309,10 @@ class LookupStage(HeadlineStage):
         # Not whole matches: both searches give pairs as (larger key, smaller key).
         width = max(len(keys), 1)
         query, key, score = near.query, near.key, near.score
+        # int32: held until the verdicts are read (the English bench corpus:
+        # 790,000 near misses, through the loose search's peak).
         kept = np.flatnonzero(~sorted_isin(query * width + key, np.sort(whole.query * width + whole.key), among_sorted=True))
+        kept = kept.astype(np.int32)
         distinct, numbers = dense_unique(np.concatenate((query[kept], key[kept])), width)
         numbers = numbers.astype(np.int32)
         texts = _SentenceTexts(docs, keys, distinct)
