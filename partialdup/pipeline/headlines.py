@@ -257,8 +257,8 @@ def _line_shaped_row(docs: Sequence[DocumentFeatures], d: int, s: int) -> bool:
 def _line_shaped_rows(docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey], wanted: Sequence[bool]) -> list[bool]:
     # _line_shaped_row of each key (in document order) that is wanted, else
     # False: each document's text and offsets read once, no sentence made
-    # (the Chinese bench corpus's 86,000 candidate titles: 0.24 s of the
-    # calling process, before the headline search could be sent apart).
+    # (the Chinese bench corpus's 86,000 candidate titles: 0.17-0.24 s of
+    # the calling process, before the headline search is sent apart).
     shaped: list[bool] = []
     for d, rows in groupby(zip(keys, wanted), lambda row: row[0][0]):
         doc = docs[d]

@@ -253,7 +253,7 @@ class LookupStage(HeadlineStage):
             if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
                 near_verdicts = self._near_judged_soon(
                     near_matches, whole_matches, keys, docs, pieces_soon, (documents, positions))
-            del near_matches  # its shared counts: what it holds but `near` (above)
+            del near_matches  # `near` and the verdicts hold what is read of it: its shared counts go
         del whole_matches  # `whole` holds its pairs (as rows)
         loose_matches = None
         if self._edited is not None:
