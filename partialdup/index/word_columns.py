@@ -31,7 +31,7 @@ from partialdup.core.arrays import ranges, sorted_isin, sorted_unique
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.words import WordNumbering, word_numbers
 
-__all__ = ["NumberedWords", "PieceWords", "WordColumns"]
+__all__ = ["NumberedWords", "PieceWords", "WordColumns", "aligned_words"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class WordColumns:
         doc_starts = np.zeros(len(docs) + 1, np.int64)
         np.cumsum(counts, out=doc_starts[1:])
         tokens = np.fromiter(chain.from_iterable(doc.tokens for doc in docs), np.int64, int(doc_starts[-1]))
-        sentences = [_aligned_words(doc) for doc in docs]
+        sentences = [aligned_words(doc) for doc in docs]
         known = np.repeat(np.fromiter((len(doc.words) == len(doc.sentences) for doc in docs), bool, len(docs)), counts)
         numbered = WordNumbering()
         if pieces is None:
@@ -182,7 +182,7 @@ class PieceWords:
     def of(cls, docs: Sequence[DocumentFeatures]) -> PieceWords:
         """The words of ``docs``, numbered as :meth:`WordColumns.of` numbers them."""
         numbered = WordNumbering()
-        _, columns = word_numbers(list(chain.from_iterable(_aligned_words(doc) for doc in docs)), numbered)
+        _, columns = word_numbers(list(chain.from_iterable(aligned_words(doc) for doc in docs)), numbered)
         return cls(list(numbered), columns)
 
 
@@ -194,8 +194,9 @@ def _renumbered(pieces: Sequence[PieceWords], numbered: WordNumbering) -> np.nda
     return np.concatenate(parts) if parts else np.empty(0, np.int32)
 
 
-def _aligned_words(doc: DocumentFeatures) -> Sequence[Sequence[str]]:
-    # Its words per sentence, or none for each sentence when not known.
+def aligned_words(doc: DocumentFeatures) -> Sequence[Sequence[str]]:
+    """A document's words per sentence as its words are numbered (here and
+    in :class:`PieceWords`): none for each sentence when they are not known."""
     if len(doc.words) == len(doc.sentences):
         return doc.words
     return [()] * len(doc.sentences)

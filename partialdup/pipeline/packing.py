@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets
-from partialdup.index.word_columns import PieceWords
+from partialdup.index.word_columns import PieceWords, aligned_words
 
 __all__ = ["pack_features", "unpack_features", "unpack_piece"]
 
@@ -93,8 +93,7 @@ def unpack_piece(
             docs.append(unpack_features(item, text, vocabulary, tuple(lines)))
             continue
         doc = unpack_features(item, text, vocabulary)
-        if len(doc.words) == len(doc.sentences):  # numbered in the piece all the same
-            at += sum(map(len, doc.words))
+        at += sum(map(len, aligned_words(doc)))  # numbered in the piece all the same
         docs.append(doc)
     assert at == len(every), "a piece's numbered words are its documents' words"
     return docs, replace(piece, words=distinct)
