@@ -104,7 +104,7 @@ class Boilerplate:
     def with_crowded(self, keys: Iterable[SentenceKey], documents: int) -> Boilerplate:
         """The verdict with ``keys`` added on both sides (``detect``): sentences
         copied in ``documents`` or more other documents, whose pairs among
-        themselves the search never made (see :attr:`partialdup.pipeline.lookups.Lookups.crowded`)."""
+        themselves the search never made (see :attr:`partialdup.pipeline.lookup_results.Lookups.crowded`)."""
         added = {key: documents for key in keys}
         if not added:
             return self
@@ -267,7 +267,7 @@ def boilerplate_verdict(
             ``check`` (first: queries, second: references).
         crowded: ``detect``: sentences known to be copied in ``limit`` or
             more other documents whose pairs among themselves ``pairs`` and
-            ``counted`` leave out (:attr:`~partialdup.pipeline.lookups.Lookups.crowded`).
+            ``counted`` leave out (:attr:`~partialdup.pipeline.lookup_results.Lookups.crowded`).
 
     Worked on arrays: a run pairs hundreds of thousands of sentences, and
     one dictionary entry per sentence and stage was 1.2 s of the English

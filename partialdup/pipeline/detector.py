@@ -7,7 +7,7 @@ passage). It does no I/O: reading files and writing JSONL live in
 
 ``detect`` and ``check`` differ only in their look-ups (every document
 against every other, or queries against a reference index); both hand them,
-in one shape (:class:`~partialdup.pipeline.lookups.Lookups`), to one tail
+in one shape (:class:`~partialdup.pipeline.lookup_results.Lookups`), to one tail
 (:mod:`partialdup.pipeline.tail`) that makes sentence pairs, spans, refined
 edges and the run's statistics; the edited-copy stage is
 :mod:`partialdup.pipeline.edits`, the shared state :mod:`partialdup.pipeline.base`.
@@ -30,7 +30,8 @@ from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
 from partialdup.match.pairs import FoundPairs
 from partialdup.pipeline.base import Detection, joined_bags, joined_keys
-from partialdup.pipeline.lookups import Lookups, LookupStage
+from partialdup.pipeline.lookup_results import Lookups
+from partialdup.pipeline.lookups import LookupStage
 from partialdup.pipeline.parallel import Engine, LocalEngine
 from partialdup.pipeline.tail import SpanStage
 from partialdup.text.sentences import rejoinable

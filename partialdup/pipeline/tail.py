@@ -17,7 +17,7 @@ from partialdup.match.chains import matchable_ranks
 from partialdup.match.spans import spans_for_documents
 from partialdup.pipeline.base import Detection
 from partialdup.pipeline.edits import EditedStage
-from partialdup.pipeline.lookups import Lookups
+from partialdup.pipeline.lookup_results import Lookups
 from partialdup.pipeline.sidework import Judged, edited_copies, judging, near_copies
 
 __all__ = ["SpanStage", "PairEvidence", "PairJob", "PairJobs", "PairSpans", "PairRunner"]
