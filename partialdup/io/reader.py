@@ -35,6 +35,7 @@ from partialdup.core.errors import InputError
 from partialdup.core.types import Document
 from partialdup.io.encoding import Decoded, decode_bytes
 from partialdup.io.jsonl import jsonl_records
+from partialdup.io.read_ahead import OpenAhead
 
 __all__ = ["ReadResult", "read_documents", "read_text", "decode_text", "STDIN", "STDIN_ID"]
 
@@ -153,22 +154,38 @@ def read_documents(
             to be passed over.
     """
     reading = _Reading(strict)
-    seen: set[str] = set()
     _check_exist(paths)
-    for path, doc_id, problem, real in _entries(paths, tuple(globs)):
-        if problem is not None:
-            reading.problem(problem)
-            continue
-        if path is None:
-            reading.ignored.append(doc_id)  # the ignored file's path
-            continue
-        key = STDIN if path == STDIN else real or os.path.realpath(path)
-        if key in seen:
-            reading.skipped.append(f"{path}: given more than once, read once")  # harmless, even with strict
-            continue
-        seen.add(key)
-        _read_one(path, doc_id, reading, encoding, stdin)
+    # Every entry is known first (folders are listed whole anyway), so that
+    # the files are opened a few ahead and the kernel reads them meanwhile
+    # (io/read_ahead.py); they are read, and reported, in order as before.
+    planned = _planned(_entries(paths, tuple(globs)))
+    files = [path for path, _, problem, first in planned if problem is None and first and path not in (None, STDIN)]
+    with OpenAhead(files) as ahead:
+        for path, doc_id, problem, first in planned:
+            if problem is not None:
+                reading.problem(problem)
+            elif path is None:
+                reading.ignored.append(doc_id)  # the ignored file's path
+            elif not first:
+                reading.skipped.append(f"{path}: given more than once, read once")  # harmless, even with strict
+            else:
+                _read_one(path, doc_id, reading, encoding, stdin, ahead)
     return reading.result()
+
+
+def _planned(entries: Iterator[_Entry]) -> list[tuple[Path | str | None, str, str | None, bool]]:
+    """Each entry as (path, id, problem, first): ``first`` is False for a
+    file met before under another path (the same real file), read once."""
+    seen: set[str] = set()
+    planned: list[tuple[Path | str | None, str, str | None, bool]] = []
+    for path, doc_id, problem, real in entries:
+        first = True
+        if problem is None and path is not None:
+            key = STDIN if path == STDIN else real or os.path.realpath(path)
+            first = key not in seen
+            seen.add(key)
+        planned.append((path, doc_id, problem, first))
+    return planned
 
 
 def _check_exist(paths: Sequence[str | Path]) -> None:
@@ -185,12 +202,14 @@ def _free_id(doc_id: str, taken: dict[str, str]) -> str:
     return f"{doc_id}#{number}"
 
 
-def _read_one(path: Path | str, doc_id: str, reading: _Reading, encoding: str | None, stdin: BinaryIO | None) -> None:
+def _read_one(
+    path: Path | str, doc_id: str, reading: _Reading, encoding: str | None, stdin: BinaryIO | None, ahead: OpenAhead,
+) -> None:
     try:
         if path == STDIN:
             decoded = decode_bytes(_stdin_bytes(stdin), STDIN_ID, encoding)
         else:
-            decoded = _read_decoded(path, encoding)
+            decoded = _read_decoded(path, encoding, ahead)
     except InputError as error:
         reading.problem(str(error))
         return
@@ -215,9 +234,10 @@ def _stdin_bytes(stdin: BinaryIO | None) -> bytes:
         raise InputError(f"{STDIN_ID}: cannot read ({error.strerror})") from None
 
 
-def _read_decoded(path: Path | str, encoding: str | None) -> Decoded:
+def _read_decoded(path: Path | str, encoding: str | None, ahead: OpenAhead | None = None) -> Decoded:
+    # One read, unbuffered: no buffer to make (a fifth of the time).
     try:
-        with open(path, "rb", buffering=0) as file:  # one read: no buffer to make (a fifth of the time)
+        with open(path, "rb", buffering=0) if ahead is None else ahead.opened(path) as file:
             data = file.readall()
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from None

@@ -142,13 +142,15 @@ def test_an_unreadable_folder_is_reported_like_an_unreadable_file(tmp_path, monk
             raise PermissionError(errno.EACCES, "Permission denied", path)
         return real_scandir(path)
 
-    def opened(path, *args, **kwargs):  # the reader opens files by the builtin open
+    real_open = os.open
+
+    def opened(path, *args, **kwargs):  # the reader opens files by os.open, a few ahead (io/read_ahead.py)
         if os.path.basename(path) == "secret.txt":
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return open(path, *args, **kwargs)
+        return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(reader.os, "scandir", scandir)
-    monkeypatch.setattr(reader, "open", opened, raising=False)
+    monkeypatch.setattr(os, "open", opened)
     result = read_documents([tmp_path])
     assert [d.id for d in result.documents] == ["open/a.txt"]
     assert result.skipped == (
