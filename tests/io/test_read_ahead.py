@@ -153,3 +153,22 @@ def test_read_documents_reads_and_reports_as_opening_each_file_when_read(tmp_pat
     else:
         assert [d.id for d in plain.documents][:3] == ["gbk.txt", "j1", "j2"]
         assert f"{folder / 'secret.txt'}: cannot read (Permission denied)" in plain.skipped
+
+
+def test_out_of_descriptors_it_opens_fewer_ahead_and_loses_no_file(tmp_path, monkeypatch):
+    # A low limit on open files: opening ahead must not make a file unreadable.
+    paths = []
+    for number in range(12):
+        (tmp_path / f"{number}.txt").write_text(str(number), encoding="utf-8")
+        paths.append(str(tmp_path / f"{number}.txt"))
+    base = _open_fds()
+    real_open = os.open
+
+    def opened(path, *args, **kwargs):
+        if _open_fds() >= base + 3:
+            raise OSError(errno.EMFILE, "Too many open files", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", opened)
+    assert _outcomes_ahead(paths, 8) == [str(number).encode() for number in range(12)]
+    assert _open_fds() == base
