@@ -249,9 +249,14 @@ def _title_row(docs: Sequence[DocumentFeatures], d: int, s: int, words: Sequence
 
 def _line_shaped_row(docs: Sequence[DocumentFeatures], d: int, s: int) -> bool:
     # The rest of _title_row: the sentence is a whole line (when its text is known).
-    doc = docs[d]
-    text = doc.text if isinstance(doc, DocumentFeatures) else None
-    return text is None or line_shaped(text, doc.sentences[s])
+    text = _known_text(docs[d])
+    return text is None or line_shaped(text, docs[d].sentences[s])
+
+
+def _known_text(doc: DocumentFeatures) -> str | None:
+    # A document's text when it is at hand (a stored reference's is read for
+    # its candidates only, and judged then).
+    return doc.text if isinstance(doc, DocumentFeatures) else None
 
 
 def _line_shaped_rows(docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey], wanted: Sequence[bool]) -> list[bool]:
@@ -261,12 +266,11 @@ def _line_shaped_rows(docs: Sequence[DocumentFeatures], keys: Sequence[SentenceK
     # the calling process, before the headline search is sent apart).
     shaped: list[bool] = []
     for d, rows in groupby(zip(keys, wanted), lambda row: row[0][0]):
-        doc = docs[d]
-        text = doc.text if isinstance(doc, DocumentFeatures) else None
+        text = _known_text(docs[d])
         if text is None:
             shaped.extend(want for _, want in rows)
             continue
-        shaped += line_shaped_rows(text, *sentence_offsets(doc.sentences), ((s, want) for (_, s), want in rows))
+        shaped += line_shaped_rows(text, *sentence_offsets(docs[d].sentences), ((s, want) for (_, s), want in rows))
     return shaped
 
 
