@@ -8,16 +8,18 @@ to read cold, and 0.09 to 0.14 s warm. :class:`OpenAhead` opens each file
 (``posix_fadvise`` ``WILLNEED``: the kernel reads it asynchronously). Each
 file is then read from the descriptor already open, so a warm cache pays one
 more system call per file. ``read_documents`` on that corpus (reading and
-decoding, trees alternating: two runs each cold, four warm) took 0.84 to 1.01 s cold
-against 1.70 to 1.78 s, and 0.29 to 0.40 s warm against 0.36 to 0.49 s.
+decoding, trees alternating: two runs each cold, four warm) took 0.84 to
+1.01 s cold against 1.70 to 1.78 s, and 0.29 to 0.40 s warm against 0.36 to
+0.49 s.
 
 Everything stays in the calling thread and in the files' order. A file that
 cannot be opened raises its error when it is read, as if it had been opened
 then. Out of descriptors (a low limit on open files), fewer are held ahead
 from then on: the files held never make another fail (with ``ulimit -n 40``
-the bench corpus is read whole). A thread that announced the files instead made the plain reading
-take 0.23 to 0.33 s cold, but it fought the decoding for the GIL and
-slowed ``read_documents`` warm (0.52 to 0.65 s, against 0.30 to 0.49 s).
+the bench corpus is read whole). A thread that announced the files instead
+made the plain reading take 0.23 to 0.33 s cold, but it fought the decoding
+for the GIL and slowed ``read_documents`` warm (0.52 to 0.65 s, against 0.30
+to 0.49 s).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from __future__ import annotations
 import errno
 import os
 from collections import deque
-from pathlib import Path
 from io import FileIO
+from pathlib import Path
 from typing import Sequence
 
 __all__ = ["OpenAhead", "READ_AHEAD"]
