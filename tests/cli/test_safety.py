@@ -28,11 +28,11 @@ LIMIT = 180  # seconds: a run that takes longer is a failure, not a hang
 SLOW_WRITE = """
 import sys, time
 import partialdup.io.jsonl as jsonl
-line = jsonl.span_line
-def slow(span):
+line = jsonl.SpanLines.line
+def slow(self, span):
     time.sleep(float(sys.argv[1]))
-    return line(span)
-jsonl.span_line = slow
+    return line(self, span)
+jsonl.SpanLines.line = slow
 from partialdup.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
