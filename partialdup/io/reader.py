@@ -29,7 +29,7 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, Sequence
+from typing import BinaryIO, Callable, Iterator, NamedTuple, Sequence
 
 from partialdup.core.errors import InputError
 from partialdup.core.types import Document
@@ -159,32 +159,53 @@ def read_documents(
     # the files are opened a few ahead and the kernel reads them meanwhile
     # (io/read_ahead.py); they are read, and reported, in order as before.
     planned = _planned(_entries(paths, tuple(globs)))
-    files = [path for path, _, problem, first in planned if problem is None and first and path not in (None, STDIN)]
-    with OpenAhead(files) as ahead:
-        for path, doc_id, problem, first in planned:
-            if problem is not None:
-                reading.problem(problem)
-            elif path is None:
-                reading.ignored.append(doc_id)  # the ignored file's path
-            elif not first:
-                reading.skipped.append(f"{path}: given more than once, read once")  # harmless, even with strict
+    with OpenAhead([path for plan in planned if (path := plan.read) is not None and path != STDIN]) as ahead:
+        for plan in planned:
+            if (path := plan.read) is not None:
+                _read_one(path, plan.doc_id, reading, encoding, stdin, ahead)
+            elif plan.problem is not None:
+                reading.problem(plan.problem)
+            elif plan.path is None:
+                reading.ignored.append(plan.doc_id)  # the ignored file's path
             else:
-                _read_one(path, doc_id, reading, encoding, stdin, ahead)
+                reading.skipped.append(f"{plan.path}: given more than once, read once")  # harmless, even with strict
     return reading.result()
 
 
-def _planned(entries: Iterator[_Entry]) -> list[tuple[Path | str | None, str, str | None, bool]]:
-    """Each entry as (path, id, problem, first): ``first`` is False for a
-    file met before under another path (the same real file), read once."""
+class _Plan(NamedTuple):
+    """What :func:`read_documents` does with an entry, in order.
+
+    Attributes:
+        path: The file, or None for a file ignored (or a problem).
+        doc_id: Its id (an ignored file's path).
+        problem: Why it cannot be read, or None.
+        first: False for a file met before under another path (the same
+            real file), read once.
+    """
+
+    path: Path | str | None
+    doc_id: str
+    problem: str | None
+    first: bool
+
+    @property
+    def read(self) -> Path | str | None:
+        """The path to read (opened ahead, unless standard input), or None:
+        the entry is not read."""
+        return self.path if self.problem is None and self.first else None
+
+
+def _planned(entries: Iterator[_Entry]) -> list[_Plan]:
+    """Each entry's :class:`_Plan`."""
     seen: set[str] = set()
-    planned: list[tuple[Path | str | None, str, str | None, bool]] = []
+    planned: list[_Plan] = []
     for path, doc_id, problem, real in entries:
         first = True
         if problem is None and path is not None:
             key = STDIN if path == STDIN else real or os.path.realpath(path)
             first = key not in seen
             seen.add(key)
-        planned.append((path, doc_id, problem, first))
+        planned.append(_Plan(path, doc_id, problem, first))
     return planned
 
 

@@ -85,12 +85,13 @@ def unpack_piece(
     every = list(map(distinct.__getitem__, piece.columns.tolist()))
     docs, at = [], 0
     for item, text in zip(packed, texts):
-        if item[5] is None:  # its sentences' words follow each other in the piece's
-            lines = []
-            for count in item[3]:
-                lines.append(tuple(every[at : at + count]))
+        _, _, _, tokens, _, lines, _ = item  # pack_features' fields, as unpack_features names them
+        if lines is None:  # its sentences' words follow each other in the piece's
+            words = []
+            for count in tokens:
+                words.append(tuple(every[at : at + count]))
                 at += count
-            docs.append(unpack_features(item, text, vocabulary, tuple(lines)))
+            docs.append(unpack_features(item, text, vocabulary, tuple(words)))
             continue
         doc = unpack_features(item, text, vocabulary)
         at += sum(map(len, aligned_words(doc)))  # numbered in the piece all the same
