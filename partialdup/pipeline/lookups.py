@@ -2,7 +2,8 @@
 
 ``detect`` looks every document's sentences up against every other's;
 ``check`` looks query sentences up in a reference index. Both hand what
-they found, in one shape (:class:`Lookups`), to the shared tail
+they found, in one shape
+(:class:`~partialdup.pipeline.lookup_results.Lookups`), to the shared tail
 (:mod:`partialdup.pipeline.tail`). The headline rule's part of them is
 :mod:`partialdup.pipeline.headlines`.
 """
