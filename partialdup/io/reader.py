@@ -36,6 +36,7 @@ from partialdup.core.types import Document
 from partialdup.io.encoding import Decoded, decode_bytes
 from partialdup.io.jsonl import jsonl_records
 from partialdup.io.read_ahead import OpenAhead
+from partialdup.io.real_paths import LinkedRealPaths
 
 __all__ = ["ReadResult", "read_documents", "read_text", "decode_text", "STDIN", "STDIN_ID"]
 
@@ -346,7 +347,7 @@ def _folder(root: Path, globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
 
     # Strings, not Path objects, and one real path per folder: a folder of
     # 9,000 files took 0.9 s to list, most of it in pathlib and realpath.
-    _walk(str(root), (), os.path.realpath(root), found, wanted)
+    _walk(str(root), (), os.path.realpath(root), found, wanted, LinkedRealPaths())
     for entry in sorted(found, key=lambda entry: entry.parts):
         if entry.problem is not None:
             yield None, "", entry.problem, None
@@ -356,7 +357,14 @@ def _folder(root: Path, globs: tuple[str, ...] = ()) -> Iterator[_Entry]:
             yield None, entry.path, None, None  # ignored
 
 
-def _walk(folder: str, parts: tuple[str, ...], real: str, found: list[_Found], wanted: Callable[[tuple[str, ...]], bool]) -> None:
+def _walk(
+    folder: str,
+    parts: tuple[str, ...],
+    real: str,
+    found: list[_Found],
+    wanted: Callable[[tuple[str, ...]], bool],
+    linked: LinkedRealPaths,
+) -> None:
     # Links to folders are not followed (a loop could never end); links to
     # files are. An unreadable folder is reported like an unreadable file.
     # ``real`` is the folder's real path: no folder below the one given is
@@ -374,9 +382,9 @@ def _walk(folder: str, parts: tuple[str, ...], real: str, found: list[_Found], w
         # of 10,000 files).
         path = entry.name if folder == "." else os.path.join(folder, entry.name)
         if _is(entry.is_dir, follow_symlinks=False):
-            _walk(path, named, os.path.join(real, entry.name), found, wanted)
+            _walk(path, named, os.path.join(real, entry.name), found, wanted, linked)
         elif wanted(named):
-            real_path = os.path.realpath(path) if _is(entry.is_symlink) else os.path.join(real, entry.name)
+            real_path = linked(path, real) if _is(entry.is_symlink) else os.path.join(real, entry.name)
             found.append(_Found(named, path, _child_problem(path, entry), True, real_path))
         elif _is(entry.is_file):
             found.append(_Found(named, path, None, False))  # a file not chosen: ignored, named with --verbose

@@ -181,3 +181,16 @@ def test_a_glob_reads_a_matched_jsonl_file_as_records_and_a_named_file_always(tm
     result = read_documents([tmp_path, tmp_path / "x.log"], globs=["*.jsonl"])
     assert [d.id for d in result.documents] == ["n1", str(tmp_path / "x.log")]
     assert result.ignored == (str(tmp_path / "x.log"),)  # not chosen in the folder, read as named
+
+
+def test_a_file_reached_through_links_is_read_once(tmp_path):
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    (tmp_path / "docs" / "deep" / "a.txt").write_text("first", encoding="utf-8")
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "abs.txt").symlink_to(tmp_path / "docs" / "deep" / "a.txt")
+    (tmp_path / "links" / "rel.txt").symlink_to(os.path.join("..", "docs", "deep", "a.txt"))
+    (tmp_path / "folder").symlink_to(tmp_path / "docs" / "deep")  # a link to a folder: not followed
+    (tmp_path / "links" / "via.txt").symlink_to(tmp_path / "folder" / "a.txt")
+    result = read_documents([tmp_path / "docs", tmp_path / "links"])
+    assert [(d.id, d.text) for d in result.documents] == [("deep/a.txt", "first")]
+    assert result.skipped == tuple(f"{tmp_path / 'links' / name}: given more than once, read once" for name in ("abs.txt", "rel.txt", "via.txt"))
