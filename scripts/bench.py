@@ -170,13 +170,18 @@ class Run:
     cpu_seconds: float = 0.0     # user + system CPU of the process and every process it waited for
 
 
-def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = None) -> Run:
+def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = None, memory: bool = True) -> Run:
     """Run a command (its output to ``stdout`` or nowhere); its wall time and
     the peak RSS of its process tree; ``result``: the JSON it writes.
 
     The command runs under ``/usr/bin/time`` where there is one: the kernel's
     peak of a process forked from this one counts this process's pages, while
     ``time`` is small.
+
+    ``memory=False``: the tree's memory is not sampled (peaks of 0, but
+    ``time``'s). Sampling it takes CPU: on two cores, from a run that keeps
+    both busy, not from one that leaves a core idle (a 3 % longer ``detect``
+    on the Chinese corpus, docs/benchmark.md, session 41).
     """
     peak_file = Path(tempfile.mkstemp(prefix="rss-")[1])
     wrapper = ["/usr/bin/time", "-f", "%M", "-o", str(peak_file)] if os.access("/usr/bin/time", os.X_OK) else []
@@ -201,12 +206,14 @@ def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = No
                 done.wait(0.05)
 
         poller = threading.Thread(target=poll, daemon=True)
-        poller.start()
+        if memory:
+            poller.start()
         err = proc.stderr.read().decode("utf-8", "replace").strip() if proc.stderr else ""
         proc.wait()
         seconds = time.perf_counter() - start
         done.set()
-        poller.join()
+        if memory:
+            poller.join()
     largest = peak_file.read_text().strip().splitlines()[-1:] if wrapper else []
     peak_file.unlink()
     inner = json.loads(result.read_text()) if result and result.exists() else {}
@@ -239,8 +246,9 @@ class Row:
 class Bench:
     """Runs the rows of one language in child processes under a scratch folder."""
 
-    def __init__(self, lang: str, files: list[Path], work: Path, partialdup: str) -> None:
+    def __init__(self, lang: str, files: list[Path], work: Path, partialdup: str, memory: bool = True) -> None:
         self.lang, self.files, self.work, self.partialdup = lang, files, work, partialdup
+        self.memory = memory  # sample each run's memory (see measure)
         self.chars = [len(p.read_text(encoding="utf-8")) for p in files]
         self.folder = link_folder(files, work)
         self.listing = self._listing(files)
@@ -256,12 +264,12 @@ class Bench:
         result.unlink(missing_ok=True)
         cmd = [sys.executable, str(Path(__file__).resolve()), "--row", row, "--lang", self.lang,
                "--list", str(listing or self.listing), "--result", str(result), *extra]
-        return measure(cmd, result)
+        return measure(cmd, result, memory=self.memory)
 
     def cli(self, extra: list[str], folder: Path | None = None) -> Run:
         out = self.work / f"out-{self.lang}.jsonl"
         cmd = [self.partialdup, "detect", str(folder or self.folder), "-o", str(out), "-q", *extra]
-        run = measure(cmd)
+        run = measure(cmd, memory=self.memory)
         if run.ok:
             with out.open(encoding="utf-8") as handle:
                 run.inner = {"matches": sum(1 for _ in handle)}

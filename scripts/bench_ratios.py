@@ -6,7 +6,9 @@ runs moved by a fifth from one run to the next here (``detect --jobs 1`` over
 plain ``jieba.lcut``: 1.12 in one full benchmark, 1.37 in another, 0.91 to
 1.19 in five rounds of this script; docs/benchmark.md, session 14). This script runs the processes that the
 targets compare, whole, as ``bench.py`` does (same commands, same
-measurement), round after round in turn: the reference (plain segmentation
+measurement of time; memory, which this script does not report, is not
+sampled: the sampling took CPU from runs on both cores only), round after
+round in turn: the reference (plain segmentation
 of the same lines), ``detect`` with its defaults and ``detect --jobs 1``
 (and, with ``--datasketch``, the datasketch pipeline), and reports each
 round's ratios, their medians and the targets' verdicts on the medians.
@@ -110,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
             files = corpus_files(getattr(args, lang), args.chars)
             if not files:
                 raise SystemExit(f"bench_ratios: {getattr(args, lang)}: no .txt documents (python scripts/bench_corpus.py)")
-            bench = Bench(lang, files, Path(scratch), partialdup)
+            # Time only: sampling memory would take CPU from runs on both cores alone.
+            bench = Bench(lang, files, Path(scratch), partialdup, memory=False)
             rounds, cpu = [], []
             for i in range(args.rounds):
                 seconds, used = one_round(bench, args.datasketch)
