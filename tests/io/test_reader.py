@@ -195,3 +195,14 @@ def test_a_file_reached_through_links_is_read_once(tmp_path):
     assert [(d.id, d.text) for d in result.documents] == [("deep/a.txt", "first")]
     again = ("abs.txt", "rel.txt", "via.txt")
     assert result.skipped == tuple(f"{tmp_path / 'links' / name}: given more than once, read once" for name in again)
+
+
+def test_a_file_named_twice_by_different_paths_is_read_once(tmp_path, monkeypatch):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("first", encoding="utf-8")
+    (tmp_path / "docs" / "b.txt").write_text("second", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "docs" / "a.txt")
+    monkeypatch.chdir(tmp_path / "docs")
+    result = read_documents(["a.txt", str(tmp_path / "docs" / "b.txt"), "../docs/a.txt", str(tmp_path / "link.txt")])
+    assert [(d.id, d.text) for d in result.documents] == [("a.txt", "first"), (str(tmp_path / "docs" / "b.txt"), "second")]
+    assert result.skipped == ("../docs/a.txt: given more than once, read once", f"{tmp_path / 'link.txt'}: given more than once, read once")

@@ -1,4 +1,4 @@
-"""LinkedRealPaths against os.path.realpath, its reference."""
+"""RealPaths against os.path.realpath, its reference."""
 
 import os
 import tempfile
@@ -6,7 +6,7 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partialdup.io.real_paths import LinkedRealPaths
+from partialdup.io.real_paths import RealPaths
 
 # A small tree: folders, files in them, and links of every kind among them.
 FOLDERS = ("a", "a/b", "c")
@@ -39,23 +39,29 @@ def _made(root: str, links) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(trees())
-def test_each_link_has_the_real_path_realpath_gives(links):
+def test_each_path_has_the_real_path_realpath_gives(links):
     with tempfile.TemporaryDirectory() as scratch:
         # The scratch folder's own path may hold links (/tmp on some systems).
         root = os.path.join(scratch, "root")
         os.symlink(scratch, os.path.join(scratch, "via"))
         _made(root, links)
-        linked = LinkedRealPaths()  # one for all: the folders it remembers are shared
+        real_paths = RealPaths()  # one for all: the folders it remembers are shared
         for given_root in (root, os.path.join(scratch, "via", "root")):
-            for link, _, _ in links:
-                path = os.path.join(given_root, link)
+            for name in (*FILES, *FOLDERS, "a/b/..", "a/.", "a/b/", *(link for link, _, _ in links)):
+                path = os.path.join(given_root, name)
                 if not os.path.exists(path):
                     continue  # broken, or a loop: the reader reports it, and asks for no real path
-                real_folder = os.path.realpath(os.path.dirname(path))
-                assert linked(path, real_folder) == os.path.realpath(path), link
+                expected = os.path.realpath(path)
+                # A path as given: absolute, relative to the working folder
+                # (through ".."), or holding "." and ".." of its own.
+                for given in (path, os.path.relpath(path), os.path.join(os.path.dirname(path), ".", "..", *name.split("/")[-2:])):
+                    if os.path.exists(given):
+                        assert real_paths.of_path(given) == os.path.realpath(given), given
+                if os.path.islink(path):
+                    assert real_paths.of_link(path, os.path.realpath(os.path.dirname(path))) == expected, name
 
 
-def test_a_folder_of_links_to_one_folder_resolves_it_once(tmp_path, monkeypatch):
+def test_a_folder_of_links_to_one_folder_and_its_files_resolve_it_once(tmp_path, monkeypatch):
     (tmp_path / "docs").mkdir()
     (tmp_path / "links").mkdir()
     for i in range(5):
@@ -64,8 +70,9 @@ def test_a_folder_of_links_to_one_folder_resolves_it_once(tmp_path, monkeypatch)
     calls = []
     realpath = os.path.realpath
     monkeypatch.setattr(os.path, "realpath", lambda path: calls.append(path) or realpath(path))
-    linked = LinkedRealPaths()
+    real_paths = RealPaths()
     real_folder = realpath(tmp_path / "links")
-    found = [linked(str(tmp_path / "links" / f"{i}.txt"), real_folder) for i in range(5)]
-    assert found == [realpath(tmp_path / "docs" / f"{i}.txt") for i in range(5)]
+    found = [real_paths.of_link(str(tmp_path / "links" / f"{i}.txt"), real_folder) for i in range(5)]
+    given = [real_paths.of_path(tmp_path / "docs" / f"{i}.txt") for i in range(5)]
+    assert found == given == [realpath(tmp_path / "docs" / f"{i}.txt") for i in range(5)]
     assert calls == [str(tmp_path / "docs")]
