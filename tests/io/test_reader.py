@@ -206,3 +206,10 @@ def test_a_file_named_twice_by_different_paths_is_read_once(tmp_path, monkeypatc
     result = read_documents(["a.txt", str(tmp_path / "docs" / "b.txt"), "../docs/a.txt", str(tmp_path / "link.txt")])
     assert [(d.id, d.text) for d in result.documents] == [("a.txt", "first"), (str(tmp_path / "docs" / "b.txt"), "second")]
     assert result.skipped == ("../docs/a.txt: given more than once, read once", f"{tmp_path / 'link.txt'}: given more than once, read once")
+
+
+def test_a_file_named_dash_given_by_its_path_is_that_file(tmp_path, monkeypatch):
+    (tmp_path / "-").write_text("a file", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = read_documents(["./-"], stdin=io.BytesIO("standard input".encode("utf-8")))
+    assert [(d.id, d.text) for d in result.documents] == [("./-", "a file")]
