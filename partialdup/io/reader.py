@@ -349,7 +349,7 @@ def _folder(root: Path, globs: tuple[str, ...], real_paths: RealPaths) -> Iterat
 
     # Strings, not Path objects, and one real path per folder: a folder of
     # 9,000 files took 0.9 s to list, most of it in pathlib and realpath.
-    _walk(str(root), (), os.path.realpath(root), found, wanted, real_paths)
+    _walk(str(root), (), real_paths.folder(str(root)), found, wanted, real_paths)
     for entry in sorted(found, key=lambda entry: entry.parts):
         if entry.problem is not None:
             yield None, "", entry.problem, None
