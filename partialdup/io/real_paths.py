@@ -4,11 +4,12 @@ A file reached twice (two links, two paths, or a link and the file itself)
 is read once: the reader keys each file by its real path.
 ``os.path.realpath`` finds it by walking every component of the path, one
 ``lstat`` each. Reading a folder of 9,161 links to the files of another
-folder (as ``scripts/bench.py`` reads its corpus) took 1.13-1.19 s of CPU
-with it, 0.69-0.77 s with :meth:`RealPaths.of_link`, and the files
-themselves 0.34 s (docs/benchmark.md, session 41). The same files named one
-by one (``detect corpus/*.txt``) were read in 0.66-0.71 s with it, 0.45 s
-with :meth:`RealPaths.of_path`.
+folder (as ``scripts/bench.py`` read its corpus until session 42) took
+1.13-1.19 s of CPU with it, 0.69-0.77 s with :meth:`RealPaths.of_link`, and
+the files themselves 0.34 s (docs/benchmark.md, session 41). From a cold
+cache, each link's target is one more disk read (session 42). The same
+files named one by one (``detect corpus/*.txt``) were read in 0.66-0.71 s
+with it, 0.45 s with :meth:`RealPaths.of_path`.
 """
 
 from __future__ import annotations
