@@ -159,8 +159,7 @@ def read_documents(
     # Every entry is known first (folders are listed whole anyway), so that
     # the files are opened a few ahead and the kernel reads them meanwhile
     # (io/read_ahead.py); they are read, and reported, in order as before.
-    real_paths = RealPaths()  # one for the whole reading: folders resolved once
-    planned = _planned(_entries(paths, tuple(globs), real_paths), real_paths)
+    planned = _planned(_entries(paths, tuple(globs), RealPaths()))  # one RealPaths: folders resolved once
     with OpenAhead([path for plan in planned if (path := plan.read) is not None and path != STDIN]) as ahead:
         for plan in planned:
             if (path := plan.read) is not None:
@@ -197,15 +196,15 @@ class _Plan(NamedTuple):
         return self.path if self.problem is None and self.first else None
 
 
-def _planned(entries: Iterator[_Entry], real_paths: RealPaths) -> list[_Plan]:
-    """Each entry's :class:`_Plan` (a file's real path, when its entry
-    does not tell it, from ``real_paths``)."""
+def _planned(entries: Iterator[_Entry]) -> list[_Plan]:
+    """Each entry's :class:`_Plan`."""
     seen: set[str] = set()
     planned: list[_Plan] = []
     for path, doc_id, problem, real in entries:
         first = True
         if problem is None and path is not None:
-            key = STDIN if path == STDIN else real or real_paths.of_path(path)
+            key = STDIN if path == STDIN else real
+            assert key is not None  # every file to read comes with its real path
             first = key not in seen
             seen.add(key)
         planned.append(_Plan(path, doc_id, problem, first))
@@ -271,7 +270,8 @@ def _read_decoded(path: Path | str, encoding: str | None, ahead: OpenAhead | Non
 # --- which files: paths given, folders walked -------------------------------
 
 #: (path to read, or None for a file ignored; document id, or the ignored
-#: file's path; problem; the file's real path when known, else None)
+#: file's path; problem; the real path of the file to read, None for
+#: standard input, a file ignored or a problem)
 _Entry = tuple["Path | str | None", str, "str | None", "str | None"]
 
 
@@ -289,7 +289,8 @@ def _entries(paths: Sequence[str | Path], globs: tuple[str, ...], real_paths: Re
         if stat.S_ISDIR(info.st_mode):
             yield from _folder(path, globs, real_paths)
         else:
-            yield path, str(given), _not_regular(path, info.st_mode), None
+            problem = _not_regular(path, info.st_mode)
+            yield path, str(given), problem, None if problem is not None else real_paths.of_path(path)
 
 
 def _missing(path: Path, error: OSError) -> str:
