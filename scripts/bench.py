@@ -100,10 +100,11 @@ def link_folder(files: list[Path], root: Path) -> Path:
     """
     folder = Path(tempfile.mkdtemp(prefix="docs-", dir=root))
     for path in files:
+        real, link = path.resolve(), folder / path.name
         try:
-            os.link(path.resolve(), folder / path.name)
+            os.link(real, link)
         except OSError:  # another file system, or links not allowed there
-            (folder / path.name).symlink_to(path.resolve())
+            link.symlink_to(real)
     return folder
 
 
