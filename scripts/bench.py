@@ -8,7 +8,8 @@ measured inside, after every model is loaded; *peak RSS* is the largest
 resident size of the process tree (sampled from /proc every 50 ms, and never
 below ``/usr/bin/time``'s peak of its largest process), *peak PSS* the largest
 proportional set size of the tree (pages shared by forked workers counted
-once: what the run holds; the per-sentence figures use it). Rows:
+once: what the run holds; the per-sentence figures use it). Every measured
+run follows the same run on two files, not measured (see ``Bench``). Rows:
 
   1. the reference: plain ``jieba.lcut`` over every non-empty line (English:
      NLTK's word tokenizer, ``NLTKWordTokenizer``, over the same lines);
@@ -21,7 +22,8 @@ once: what the run holds; the per-sentence figures use it). Rows:
      sample of sentences, extrapolated to every pair of the corpus's sentences.
 
 Then a scaling run of ``detect`` (defaults) on growing subsets (1/8, 2/8, 4/8,
-the whole corpus: no document is repeated) with a plot (``docs/scaling.png``),
+the whole corpus: no document is repeated; each timed in one run, its peak
+memory from a second, its PSS read every 0.1 s) with a plot (``docs/scaling.png``),
 and the gold-set F1 of the datasketch pipeline beside ours
 (``partialdup eval``). The machine is shared: every figure is one run.
 
@@ -36,24 +38,26 @@ import argparse
 import hashlib
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_corpus import default_corpus_dir  # noqa: E402
+from bench_measure import MEMORY_PSS_EVERY, PSS_EVERY, Run, measure, process_memory, tree_pids  # noqa: E402,F401
 from bench_report import SCALES, git_head, plot, render, write_atomic  # noqa: E402
 from bench_rows import child, row_gold_datasketch  # noqa: E402
 
 QUICK_CHARS = {"zh": 60_000, "en": 120_000}
+
+#: The files of the run, not measured, before each measured one (see Bench).
+WARM_FILES = 2
 
 
 # ---------------------------------------------------------------- corpus
@@ -111,14 +115,6 @@ def link_folder(files: list[Path], root: Path) -> Path:
 # ---------------------------------------------------------------- measuring
 
 
-#: Seconds between two readings of the tree's PSS. Reading smaps_rollup walks
-#: the page tables of every process of the tree under its memory map's lock:
-#: 23 ms a reading on the Chinese corpus's detect (1.8 s of CPU in a 9.6 s
-#: run, which it also slowed by holding its lock), against nothing for the
-#: RSS in /proc/PID/status. RSS is read every 50 ms, PSS every half second.
-PSS_EVERY = 0.5
-
-
 def compile_package() -> None:
     """partialdup's modules compiled to bytecode, as a regular install
     leaves them (jieba, NLTK and datasketch come compiled by pip): an
@@ -128,121 +124,6 @@ def compile_package() -> None:
     import partialdup as package
 
     compileall.compile_dir(str(Path(package.__file__).parent), quiet=1)
-
-
-def tree_pids(pid: int) -> list[int]:
-    """A process and all its descendants alive now (those of a process
-    that is gone are not looked for)."""
-    found, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            children = []
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as handle:
-                    children += [int(c) for c in handle.read().split()]
-        except (OSError, ValueError):
-            continue
-        found.append(p)
-        todo += children
-    return found
-
-
-def process_memory(pid: int, pss: bool = True) -> tuple[int, int]:
-    """A process's resident bytes (RSS) and proportional set size (PSS; 0
-    when ``pss`` is false), (0, 0) once gone."""
-    rss = shared = 0
-    try:
-        with open(f"/proc/{pid}/status") as handle:
-            rss = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("VmRSS:")), 0)
-        if pss:
-            with open(f"/proc/{pid}/smaps_rollup") as handle:
-                shared = next((int(line.split()[1]) * 1024 for line in handle if line.startswith("Pss:")), 0)
-    except (OSError, ValueError):
-        return 0, 0
-    return rss, shared
-
-
-def _tree_memory(pid: int, pss: bool = True) -> tuple[int, int]:
-    """Resident bytes (RSS) and proportional set size (PSS; 0 when ``pss`` is
-    false) of a process and all its descendants, (0, 0) once gone. RSS
-    counts a page shared by a parent and its forked workers once in each;
-    PSS splits it between them, so the tree's PSS is the memory it holds."""
-    sizes = [process_memory(p, pss) for p in tree_pids(pid)]
-    return sum(rss for rss, _ in sizes), sum(shared for _, shared in sizes)
-
-
-@dataclass
-class Run:
-    """One measured process."""
-
-    seconds: float               # wall time, start to exit
-    peak_rss: int                # bytes
-    peak_pss: int = 0            # bytes: the process tree's proportional set size
-    inner: dict = field(default_factory=dict)   # what the process reported (in-process seconds, counts)
-    ok: bool = True
-    note: str = ""
-    cpu_seconds: float = 0.0     # user + system CPU of the process and every process it waited for
-
-
-def measure(cmd: list[str], result: Path | None = None, stdout: Path | None = None, memory: bool = True) -> Run:
-    """Run a command (its output to ``stdout`` or nowhere); its wall time and
-    the peak RSS of its process tree; ``result``: the JSON it writes.
-
-    The command runs under ``/usr/bin/time`` where there is one: the kernel's
-    peak of a process forked from this one counts this process's pages, while
-    ``time`` is small.
-
-    ``memory=False``: the tree's memory is not sampled (peaks of 0, but
-    ``time``'s). Sampling it takes CPU: on two cores, from a run that keeps
-    both busy, not from one that leaves a core idle (a 3 % longer ``detect``
-    on the Chinese corpus, docs/benchmark.md, session 41).
-    """
-    peak_file = Path(tempfile.mkstemp(prefix="rss-")[1])
-    wrapper = ["/usr/bin/time", "-f", "%M", "-o", str(peak_file)] if os.access("/usr/bin/time", os.X_OK) else []
-    start = time.perf_counter()
-    # The CPU of the processes this one reaps (the command, and through it
-    # every helper it joins): time spent waiting for a core left out. (On
-    # this machine's slow stretches the processor itself slowed, and CPU
-    # time moved with the wall time: docs/benchmark.md, session 37.)
-    used = _children_cpu()
-    with open(stdout or os.devnull, "wb") as sink:
-        proc = subprocess.Popen(wrapper + cmd, stdout=sink, stderr=subprocess.PIPE)
-        peak, done = [0, 0], threading.Event()
-
-        def poll() -> None:
-            last_pss = 0.0
-            while not done.is_set():
-                now = time.perf_counter()
-                with_pss = now - last_pss >= PSS_EVERY
-                rss, pss = _tree_memory(proc.pid, pss=with_pss)
-                last_pss = now if with_pss else last_pss
-                peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
-                done.wait(0.05)
-
-        poller = threading.Thread(target=poll, daemon=True)
-        if memory:
-            poller.start()
-        err = proc.stderr.read().decode("utf-8", "replace").strip() if proc.stderr else ""
-        proc.wait()
-        seconds = time.perf_counter() - start
-        done.set()
-        if memory:
-            poller.join()
-    largest = peak_file.read_text().strip().splitlines()[-1:] if wrapper else []
-    peak_file.unlink()
-    inner = json.loads(result.read_text()) if result and result.exists() else {}
-    run = Run(seconds, max([peak[0]] + [int(v) * 1024 for v in largest if v.isdigit()]), peak[1], inner,
-              cpu_seconds=_children_cpu() - used)
-    if proc.returncode != 0:
-        lines = [ln for ln in err.splitlines() if not ln.startswith("Command exited with")]
-        run.ok, run.note = False, (lines[-1] if lines else f"exit {proc.returncode}")
-    return run
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 # ---------------------------------------------------------------- the parent
@@ -259,14 +140,29 @@ class Row:
 
 
 class Bench:
-    """Runs the rows of one language in child processes under a scratch folder."""
+    """Runs the rows of one language in child processes under a scratch folder.
 
-    def __init__(self, lang: str, files: list[Path], work: Path, partialdup: str, memory: bool = True) -> None:
+    Each measured run follows the same command on the first
+    :data:`WARM_FILES` files, not measured: every row starts warm, its
+    modules and dictionaries just read. This machine pages out what was not
+    touched for a minute (docs/benchmark.md, session 41), and without it
+    the first ``detect`` row, after the reference's half minute, paid a
+    cold start the later rows did not: the ``--jobs 2`` row, the defaults'
+    settings on two cores, took 8.02, 8.04 and 7.92 s against 7.67, 8.68
+    and 8.62 s for the defaults row (session 42).
+    """
+
+    def __init__(
+        self, lang: str, files: list[Path], work: Path, partialdup: str, memory: bool = True, warm: bool = True,
+    ) -> None:
         self.lang, self.files, self.work, self.partialdup = lang, files, work, partialdup
         self.memory = memory  # sample each run's memory (see measure)
+        self.warm = warm  # each measured run after the same on a few files (see above)
         self.chars = [len(p.read_text(encoding="utf-8")) for p in files]
         self.folder = link_folder(files, work)
         self.listing = self._listing(files)
+        self._small_folder = link_folder(files[:WARM_FILES], work)
+        self._small_listing = self._listing(files[:WARM_FILES])
 
     def _listing(self, files: list[Path]) -> Path:
         fd, name = tempfile.mkstemp(prefix="list-", suffix=".txt", dir=self.work)
@@ -274,24 +170,37 @@ class Bench:
             handle.write("\n".join(str(p.resolve()) for p in files))
         return Path(name)
 
-    def child(self, row: str, listing: Path | None = None, extra: tuple[str, ...] = ()) -> Run:
+    def child(self, row: str, listing: Path | None = None, extra: tuple[str, ...] = (), warm: bool = True) -> Run:
         result = self.work / f"result-{self.lang}-{row.replace(':', '-')}.json"
-        result.unlink(missing_ok=True)
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--row", row, "--lang", self.lang,
-               "--list", str(listing or self.listing), "--result", str(result), *extra]
-        return measure(cmd, result, memory=self.memory)
 
-    def cli(self, extra: list[str], folder: Path | None = None) -> Run:
+        def command(files: Path) -> list[str]:
+            result.unlink(missing_ok=True)
+            return [sys.executable, str(Path(__file__).resolve()), "--row", row, "--lang", self.lang,
+                    "--list", str(files), "--result", str(result), *extra]
+
+        if warm and self.warm:
+            measure(command(self._small_listing), memory=False)
+        return measure(command(listing or self.listing), result, memory=self.memory)
+
+    def cli(self, extra: list[str], folder: Path | None = None, warm: bool = True, pss_every: float = PSS_EVERY) -> Run:
+        """``detect`` on ``folder`` (the corpus) with the options ``extra``;
+        ``warm``: after the same on a few files (see :class:`Bench`);
+        ``pss_every``: seconds between two readings of the PSS."""
         out = self.work / f"out-{self.lang}.jsonl"
-        cmd = [self.partialdup, "detect", str(folder or self.folder), "-o", str(out), "-q", *extra]
-        run = measure(cmd, memory=self.memory)
+
+        def command(documents: Path) -> list[str]:
+            return [self.partialdup, "detect", str(documents), "-o", str(out), "-q", *extra]
+
+        if warm and self.warm:
+            measure(command(self._small_folder), memory=False)
+        run = measure(command(folder or self.folder), memory=self.memory, pss_every=pss_every)
         if run.ok:
             with out.open(encoding="utf-8") as handle:
                 run.inner = {"matches": sum(1 for _ in handle)}
         return run
 
     def sentences(self, files: list[Path]) -> int:
-        return int(self.child("count", self._listing(files)).inner.get("sentences", 0))
+        return int(self.child("count", self._listing(files), warm=False).inner.get("sentences", 0))
 
 
 def detect_options(partialdup: str) -> str:
@@ -357,17 +266,25 @@ def language_rows(bench: Bench, help_text: str, sample: int, log: Callable[[str]
 
 def scaling(bench: Bench, log: Callable[[str], None]) -> list[dict]:
     """detect (defaults) on 1/8, 2/8, 4/8 and all of the corpus, one after the
-    other (on a shared machine, runs apart in time see different loads)."""
+    other (on a shared machine, runs apart in time see different loads); each
+    scale timed in one run and its memory taken from the next, whose PSS is
+    read every :data:`MEMORY_PSS_EVERY` seconds."""
     points = []
     for scale in SCALES:
         files = subset(bench.files, scale, bench.chars)
-        run = bench.cli([], link_folder(files, bench.work))
+        folder = link_folder(files, bench.work)
+        run = bench.cli([], folder)
+        # The memory from a second run, its PSS read five times as often (a
+        # cost to its time, not reported): see MEMORY_PSS_EVERY.
+        held = bench.cli([], folder, warm=False, pss_every=MEMORY_PSS_EVERY) if bench.memory else run
         sentences = bench.sentences(files)
         chars = sum(bench.chars[: len(files)])
-        points.append(dict(scale=scale, docs=len(files), chars=chars, sentences=sentences,
-                           seconds=run.seconds, peak_rss=run.peak_rss, peak_pss=run.peak_pss, ok=run.ok))
+        points.append(dict(scale=scale, docs=len(files), chars=chars, sentences=sentences, seconds=run.seconds,
+                           peak_rss=held.peak_rss, peak_pss=held.peak_pss, timed_peak_pss=run.peak_pss,
+                           ok=run.ok and held.ok))
         log(f"  {bench.lang} scaling {scale}x: {len(files):,} documents, {sentences:,} sentences, "
-            f"{run.seconds:.2f} s, {run.peak_rss / 2**20:.0f} MB RSS, {run.peak_pss / 2**20:.0f} MB PSS")
+            f"{run.seconds:.2f} s, {held.peak_rss / 2**20:.0f} MB RSS, {held.peak_pss / 2**20:.0f} MB PSS "
+            f"({run.peak_pss / 2**20:.0f} MB in the timed run)")
     return points
 
 

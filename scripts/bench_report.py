@@ -239,7 +239,9 @@ def render(meta: dict, results: dict[str, dict], gold: list[dict], manifest: Pat
     if any(res["scaling"] for res in results.values()):
         out += ["## Scaling", "", "`detect` (defaults, whole process) on growing subsets of the documents "
                 "above (8x = all of them, 1x = an eighth of their characters; documents in a fixed mixed order, "
-                "none repeated), run one after the other.", "", "![scaling](scaling.png)", ""]
+                "none repeated), run one after the other. Each scale runs twice: *seconds* are the first run's, "
+                "the peaks the second's, its PSS read every 0.1 s (every 0.5 s in the first, which misses a short "
+                "run's peak: `scripts/bench_measure.py`).", "", "![scaling](scaling.png)", ""]
         for lang, res in results.items():
             out += [f"### {names[lang]}", ""] + scaling_table(res["scaling"]) + [""] + _noise(res) + [""]
     if gold:
