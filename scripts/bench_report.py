@@ -160,13 +160,15 @@ Written by `scripts/bench.py` ({command}) on {date}, commit {commit}; {cpus} cor
 several, and a row can be slowed by its neighbours.
 
 How each figure is measured is in the docstring of `scripts/bench.py`. In short: every row runs in a
-process of its own. *Whole s* is its wall time from start to exit (interpreter, imports, dictionaries);
+process of its own, right after the same command on two of the documents, not measured (every row then
+starts warm: this machine pages out what was not touched for a minute). *Whole s* is its wall time from start to exit (interpreter, imports, dictionaries);
 *in-process s* the time of the work alone inside the process, after the models are loaded (only where
 the row can be run as a library call). *Peak RSS* is the largest resident size of the process tree
 (sampled every 50 ms from /proc, never below `/usr/bin/time`'s peak of its largest process; the PSS every 0.5 s: reading it walks the page tables under the process's lock, which slowed the runs measured); it counts
 a page that forked workers share with their parent once in each. *Peak PSS* is the tree's largest
-proportional set size (`/proc/PID/smaps_rollup`, same samples): a shared page split between the
-processes sharing it, so the memory the run holds; the per-sentence figures use it. *x row 1* is the
+proportional set size (`/proc/PID/smaps_rollup`, same samples; the scaling runs' from a second run, read
+every 0.1 s): a shared page split between the processes sharing it, so the memory the run holds; the
+per-sentence figures use it. *x row 1* is the
 ratio to the reference row (plain segmentation of the same lines). Characters/s counts every character
 of the documents.
 
