@@ -50,7 +50,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_corpus import default_corpus_dir  # noqa: E402
-from bench_measure import MEMORY_PSS_EVERY, PSS_EVERY, Run, measure, process_memory, tree_pids  # noqa: E402,F401
+from bench_measure import MEMORY_PSS_EVERY, PSS_EVERY, Run, measure  # noqa: E402
 from bench_report import SCALES, git_head, plot, render, write_atomic  # noqa: E402
 from bench_rows import child, row_gold_datasketch  # noqa: E402
 
@@ -112,7 +112,7 @@ def link_folder(files: list[Path], root: Path) -> Path:
     return folder
 
 
-# ---------------------------------------------------------------- measuring
+# ---------------------------------------------------------------- the package measured
 
 
 def compile_package() -> None:

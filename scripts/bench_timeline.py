@@ -118,7 +118,7 @@ def _report(path: str) -> None:
 def _sampled(argv: list[str]) -> None:
     """Runs this script as a child (without ``--pss``), sampling its processes' PSS."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench import PSS_EVERY, process_memory, tree_pids  # the sampling of scripts/bench.py
+    from bench_measure import PSS_EVERY, process_memory, tree_pids  # the sampling of scripts/bench.py
 
     child = subprocess.Popen([sys.executable, __file__, *argv])
     began, samples = time.time(), []
