@@ -29,8 +29,8 @@ PSS_EVERY = 0.5
 #: pss_every=MEMORY_PSS_EVERY)``, its time not reported). Half a second
 #: misses a short run's peak: ``detect`` on the eighth of the Chinese
 #: corpus peaked at 259-269 MB sampled every 0.5 s and at 282-288 MB every
-#: 0.1 s, its whole run (8x) at 416-419 against 422-423 MB (2 runs each;
-#: docs/benchmark.md, session 43). The 1x run's peak missed, the memory per
+#: 0.1 s (4 runs each), its whole run (8x) at 416-419 against 422-423 MB (2
+#: runs each; docs/benchmark.md, session 43). The 1x run's peak missed, the memory per
 #: added sentence (8x less 1x) came out too high.
 MEMORY_PSS_EVERY = 0.1
 
