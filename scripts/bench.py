@@ -174,13 +174,11 @@ class Bench:
         result = self.work / f"result-{self.lang}-{row.replace(':', '-')}.json"
 
         def command(files: Path) -> list[str]:
-            result.unlink(missing_ok=True)
+            result.unlink(missing_ok=True)  # the warm-up's, or an earlier row's, is never read as this run's
             return [sys.executable, str(Path(__file__).resolve()), "--row", row, "--lang", self.lang,
                     "--list", str(files), "--result", str(result), *extra]
 
-        if warm and self.warm:
-            measure(command(self._small_listing), memory=False)
-        return measure(command(listing or self.listing), result, memory=self.memory)
+        return self._measured(command, self._small_listing, listing or self.listing, warm, result)
 
     def cli(self, extra: list[str], folder: Path | None = None, warm: bool = True, pss_every: float = PSS_EVERY) -> Run:
         """``detect`` on ``folder`` (the corpus) with the options ``extra``;
@@ -191,13 +189,21 @@ class Bench:
         def command(documents: Path) -> list[str]:
             return [self.partialdup, "detect", str(documents), "-o", str(out), "-q", *extra]
 
-        if warm and self.warm:
-            measure(command(self._small_folder), memory=False)
-        run = measure(command(folder or self.folder), memory=self.memory, pss_every=pss_every)
+        run = self._measured(command, self._small_folder, folder or self.folder, warm, pss_every=pss_every)
         if run.ok:
             with out.open(encoding="utf-8") as handle:
                 run.inner = {"matches": sum(1 for _ in handle)}
         return run
+
+    def _measured(
+        self, command: Callable[[Path], list[str]], small: Path, documents: Path, warm: bool,
+        result: Path | None = None, pss_every: float = PSS_EVERY,
+    ) -> Run:
+        """``command(documents)`` measured; ``warm``: after ``command(small)``,
+        not measured (see :class:`Bench`)."""
+        if warm and self.warm:
+            measure(command(small), memory=False)
+        return measure(command(documents), result, memory=self.memory, pss_every=pss_every)
 
     def sentences(self, files: list[Path]) -> int:
         return int(self.child("count", self._listing(files), warm=False).inner.get("sentences", 0))
