@@ -250,7 +250,9 @@ class DocumentFeatures:
             sequence of pairs given is made one).
         words: The normalised tokens of each sentence (as
             :attr:`TokenizedDocument.tokens`), for the word-level checks of
-            edited copies; empty when not known.
+            edited copies; empty when not known. A sequence of tuples:
+            ``detect`` holds them as numbers
+            (:class:`~partialdup.core.word_lines.WordLines`).
         quotes: For each quotation inside a longer sentence (text between
             「」, “”, "" or ''): the sentence's index and the quotation's bag.
     """
@@ -261,7 +263,7 @@ class DocumentFeatures:
     tokens: tuple[int, ...]
     text: str | None = None
     joins: PlacedBags = field(default_factory=lambda: PlacedBags.of(()))
-    words: tuple[tuple[str, ...], ...] = ()
+    words: Sequence[tuple[str, ...]] = ()
     quotes: tuple[tuple[int, Bag], ...] = ()
 
     def __post_init__(self) -> None:

@@ -30,6 +30,7 @@ import numpy as np
 
 from partialdup.core.arrays import ranges, sorted_isin, sorted_unique
 from partialdup.core.types import DocumentFeatures
+from partialdup.core.word_lines import word_counts
 from partialdup.index.words import WordNumbering, word_numbers
 
 __all__ = ["NumberedWords", "PieceWords", "WordColumns", "aligned_words"]
@@ -80,7 +81,7 @@ class WordColumns:
         if pieces is None:
             lengths, columns = word_numbers(list(chain.from_iterable(sentences)), numbered)
         else:
-            lengths = np.fromiter(map(len, chain.from_iterable(sentences)), np.int64, int(doc_starts[-1]))
+            lengths = np.fromiter(chain.from_iterable(map(word_counts, sentences)), np.int64, int(doc_starts[-1]))
             columns = _renumbered(pieces, numbered)
             if len(columns) != int(lengths.sum()):
                 raise ValueError("the pieces' words are not those of the documents")

@@ -16,9 +16,10 @@ from dataclasses import replace
 from typing import Sequence
 
 from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets
+from partialdup.core.word_lines import WordLines, word_counts
 from partialdup.index.word_columns import PieceWords, aligned_words
 
-__all__ = ["pack_features", "unpack_features", "unpack_piece"]
+__all__ = ["held_as_numbers", "pack_features", "unpack_features", "unpack_piece"]
 
 #: Joins a sentence's words on the way back: tokens hold word characters,
 #: apostrophes, hyphens and dots only, never this.
@@ -46,7 +47,7 @@ def pack_features(features: DocumentFeatures, *, words: bool = True) -> tuple:
 
 
 def unpack_features(
-    packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None, words: tuple[tuple[str, ...], ...] = (),
+    packed: tuple, text: str | None, vocabulary: dict[str, str] | None = None, words: Sequence[tuple[str, ...]] = (),
 ) -> DocumentFeatures:
     """The features :func:`pack_features` packed, with their document's text.
 
@@ -79,25 +80,41 @@ def unpack_piece(
     not every word of every sentence, and no sentence's words are split
     out of a string: the calling process unpacks the helper's pieces in
     about half the CPU (Chinese bench corpus: 0.15-0.17 s against
-    0.30-0.36 s), and a piece pickles about 40 % smaller.
+    0.30-0.36 s), and a piece pickles about 40 % smaller. The words stay
+    the piece's numbers (:class:`~partialdup.core.word_lines.WordLines`),
+    each sentence's tuple made when read: the calling process holds them
+    to the end of the run.
     """
     distinct = list(map(vocabulary.setdefault, piece.words, piece.words))
-    every = list(map(distinct.__getitem__, piece.columns.tolist()))
     docs, at = [], 0
     for item, text in zip(packed, texts):
         _, _, _, tokens, _, lines, _ = item  # pack_features' fields, as unpack_features names them
         if lines is None:  # its sentences' words follow each other in the piece's
-            words = []
-            for count in tokens:
-                words.append(tuple(every[at : at + count]))
-                at += count
-            docs.append(unpack_features(item, text, vocabulary, tuple(words)))
+            count = sum(tokens)
+            docs.append(unpack_features(item, text, vocabulary, WordLines(distinct, piece.columns[at : at + count], tokens)))
+            at += count
             continue
         doc = unpack_features(item, text, vocabulary)
-        at += sum(map(len, aligned_words(doc)))  # numbered in the piece all the same
+        at += sum(word_counts(aligned_words(doc)))  # numbered in the piece all the same
         docs.append(doc)
-    assert at == len(every), "a piece's numbered words are its documents' words"
+    assert at == len(piece.columns), "a piece's numbered words are its documents' words"
     return docs, replace(piece, words=distinct)
+
+
+def held_as_numbers(docs: Sequence[DocumentFeatures]) -> tuple[list[DocumentFeatures], PieceWords]:
+    """A piece's documents made where they are unpacked (the calling
+    process's own), their words held as the piece's numbered ones
+    (:class:`~partialdup.core.word_lines.WordLines`), as
+    :func:`unpack_piece` holds a helper's; and those numbered words."""
+    piece = PieceWords.of(docs)
+    held, at = [], 0
+    for doc in docs:
+        count = sum(word_counts(aligned_words(doc)))
+        if _counted(doc):
+            doc = replace(doc, words=WordLines(piece.words, piece.columns[at : at + count], doc.tokens))
+        held.append(doc)
+        at += count
+    return held, piece
 
 
 def _counted(features: DocumentFeatures) -> bool:
@@ -105,7 +122,7 @@ def _counted(features: DocumentFeatures) -> bool:
     # sentence lengths that unpack_piece reads): then their piece's numbered
     # words are every word of each sentence, in order (PieceWords.of).
     words = features.words
-    return len(words) == len(features.sentences) and tuple(features.tokens) == tuple(map(len, words))
+    return len(words) == len(features.sentences) and tuple(features.tokens) == tuple(word_counts(words))
 
 
 def _words_of(line: str, vocabulary: dict[str, str] | None) -> tuple[str, ...]:

@@ -58,7 +58,7 @@ from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
 from partialdup.match.keyed import Pending
 from partialdup.pipeline.engine_protocol import AnyDocument, Engine, OrderedFeatures
-from partialdup.pipeline.packing import pack_features, unpack_features, unpack_piece
+from partialdup.pipeline.packing import held_as_numbers, pack_features, unpack_features, unpack_piece
 from partialdup.pipeline.pool import (
     WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context, sent_documents,
 )
@@ -293,7 +293,8 @@ class LocalEngine:
         def here(k: int) -> list[DocumentFeatures]:
             features = detector.features_many(chunks[k])
             if apart:
-                made[k] = (features, PieceWords.of(features))
+                made[k] = held_as_numbers(features)
+                return made[k][0]
             return features
 
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:

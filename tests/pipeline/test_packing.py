@@ -10,9 +10,10 @@ import pytest
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document
+from partialdup.core.word_lines import WordLines
 from partialdup.index.word_columns import PieceWords
 from partialdup.pipeline.factory import make_detector
-from partialdup.pipeline.packing import pack_features, unpack_features, unpack_piece
+from partialdup.pipeline.packing import held_as_numbers, pack_features, unpack_features, unpack_piece
 from partialdup.pipeline.pool import features_piece, sent_documents
 
 
@@ -34,6 +35,7 @@ def test_a_piece_sent_without_its_words_comes_back_equal_with_one_string_per_wor
     vocabulary: dict[str, str] = {}
     docs, numbered = unpack_piece(packed, [d.text for d in documents], words, vocabulary)
     assert docs == made
+    assert all(isinstance(doc.words, WordLines) for doc in docs)  # held as the piece's numbers
     assert numbered.words == PieceWords.of(made).words and numbered.columns.tolist() == words.columns.tolist()
     every = [word for doc in docs for sentence in doc.words for word in sentence]
     assert all(vocabulary[word] is word for word in every)
@@ -61,3 +63,14 @@ def test_features_packed_with_their_words_ignore_the_piece(detector, sources):
     features = detector.features(sources[0])
     assert unpack_features(pack_features(features, words=True), features.text) == features
     assert pack_features(features, words=False)[5] is None
+
+
+def test_a_piece_made_here_holds_its_words_as_numbers(detector, sources):
+    plain = detector.features_many([*sources[:3], Document("e", "标题\n\n。\n\nThe quick brown fox jumps over the lazy dog.")])
+    bare = replace(plain[0], id="bare", words=())
+    made = [*plain, bare]
+    held, numbered = held_as_numbers(made)
+    assert held == made
+    assert [isinstance(doc.words, WordLines) for doc in held] == [True] * len(plain) + [False]
+    piece = PieceWords.of(made)
+    assert numbered.words == piece.words and numbered.columns.tolist() == piece.columns.tolist()

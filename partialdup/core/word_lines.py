@@ -1,0 +1,93 @@
+"""A document's words, sentence by sentence, held as numbers.
+
+``detect`` holds every sentence's words from the features to the end of the
+run, for the word checks of edited copies, the headline candidates and the
+spans' word ratios. As a tuple of strings a sentence, that is a tuple
+(56 bytes and 8 a word) for every sentence of the run: 19 MB of the
+calling process on the Chinese bench corpus's 160,000 sentences, held
+through every one of its memory peaks. :class:`WordLines` holds 4 bytes a
+word, numbers into a list of words shared by the documents of a piece of
+the run, and makes a sentence's tuple when it is read: the calling process
+reads about 133,000 sentences' words there (the edited copies' checks, the
+headlines), and its CPU was no higher in runs measured
+(docs/benchmark.md, session 44).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from operator import eq
+from typing import Any, Iterable, Iterator, overload
+
+import numpy as np
+
+__all__ = ["WordLines", "word_counts"]
+
+
+class WordLines(Sequence[tuple[str, ...]]):
+    """Each sentence's words, as numbers into ``words``; a sequence of
+    tuples of strings (sentence ``i``'s made when it is read), equal to the
+    tuple of the same tuples.
+
+    Args:
+        words: The words the numbers name (shared, not copied).
+        numbers: Every sentence's words, sentence after sentence, as
+            positions in ``words`` (int32; a view is kept, not copied).
+        counts: Words of each sentence.
+    """
+
+    __slots__ = ("_words", "_numbers", "_ends")
+
+    def __init__(self, words: Sequence[str], numbers: np.ndarray, counts: Sequence[int]) -> None:
+        ends = np.cumsum(np.asarray(counts, np.int64))
+        if (ends[-1] if len(ends) else 0) != len(numbers):
+            raise ValueError(f"{len(numbers)} words but the sentences count {int(ends[-1]) if len(ends) else 0}")
+        self._words, self._numbers = words, numbers
+        # Each sentence's end, read as Python ints (not numpy's scalars), 8
+        # bytes each (a list would hold an int object of 28 more).
+        self._ends = array("q", [0, *ends.tolist()])
+
+    def __len__(self) -> int:
+        return len(self._ends) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[str, ...], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, ...] | tuple[tuple[str, ...], ...]:
+        if isinstance(index, slice):
+            return tuple(map(self.__getitem__, range(len(self))[index]))
+        position = range(len(self._ends) - 1)[index]  # negative indexes and IndexError as a tuple's
+        numbers = self._numbers[self._ends[position] : self._ends[position + 1]]
+        return tuple(map(self._words.__getitem__, numbers.tolist()))
+
+    def lengths(self) -> list[int]:
+        """Words of each sentence, no tuple made."""
+        ends = self._ends
+        return [high - low for low, high in zip(ends, ends[1:])]
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return map(self.__getitem__, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(map(eq, self, other))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))  # as the tuple of the same tuples, which it equals
+
+    def __repr__(self) -> str:
+        return f"WordLines({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return tuple, (tuple(self),)  # sent as the tuples: the numbers name a piece's words
+
+
+def word_counts(lines: Sequence[Sequence[str]]) -> Iterable[int]:
+    """Words of each sentence of ``lines`` (a sequence of each sentence's
+    words): held as numbers, no sentence's tuple is made."""
+    return lines.lengths() if isinstance(lines, WordLines) else map(len, lines)
