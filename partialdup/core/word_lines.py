@@ -40,13 +40,12 @@ class WordLines(Sequence[tuple[str, ...]]):
     __slots__ = ("_words", "_numbers", "_ends")
 
     def __init__(self, words: Sequence[str], numbers: np.ndarray, counts: Sequence[int]) -> None:
-        ends = np.cumsum(np.asarray(counts, np.int64))
-        if (ends[-1] if len(ends) else 0) != len(numbers):
-            raise ValueError(f"{len(numbers)} words but the sentences count {int(ends[-1]) if len(ends) else 0}")
-        self._words, self._numbers = words, numbers
         # Each sentence's end, read as Python ints (not numpy's scalars), 8
         # bytes each (a list would hold an int object of 28 more).
-        self._ends = array("q", [0, *ends.tolist()])
+        self._ends = array("q", [0, *np.cumsum(np.asarray(counts, np.int64)).tolist()])
+        if self._ends[-1] != len(numbers):
+            raise ValueError(f"{len(numbers)} words but the sentences count {self._ends[-1]}")
+        self._words, self._numbers = words, numbers
 
     def __len__(self) -> int:
         return len(self._ends) - 1
