@@ -109,9 +109,11 @@ def held_as_numbers(docs: Sequence[DocumentFeatures]) -> tuple[list[DocumentFeat
     piece = PieceWords.of(docs)
     held, at = [], 0
     for doc in docs:
-        count = sum(word_counts(aligned_words(doc)))
-        if _counted(doc):
+        if _counted(doc):  # its words are as many as its tokens: counted once
+            count = sum(doc.tokens)
             doc = replace(doc, words=WordLines(piece.words, piece.columns[at : at + count], doc.tokens))
+        else:
+            count = sum(word_counts(aligned_words(doc)))
         held.append(doc)
         at += count
     return held, piece
