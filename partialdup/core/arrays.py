@@ -11,9 +11,12 @@ references in the tests.
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 import numpy as np
 
-__all__ = ["dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices"]
+__all__ = ["dense_numbers", "dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices",
+           "weighted_slices_of"]
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -38,6 +41,27 @@ def dense_unique(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray
     return distinct, place[values]
 
 
+def dense_numbers(columns: Sequence[np.ndarray], bound: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`dense_unique` of several arrays of integers in ``[0, bound)``
+    read as one: their distinct values (int64, sorted) and each array's
+    values as their places among them, array by array, as int32 (fewer than
+    2**31 distinct values: ``bound`` is at most that), without the arrays
+    joined into one."""
+    if bound > np.iinfo(np.int32).max:
+        raise ValueError(f"bound {bound} does not fit int32 places")
+    marked = np.zeros(max(bound, 0), bool)
+    for values in columns:
+        marked[np.asarray(values).ravel()] = True
+    distinct = np.flatnonzero(marked)
+    place = np.cumsum(marked, dtype=np.int32)
+    place -= 1
+    return distinct, [place[np.asarray(values).ravel()] for values in columns]
+
+
+#: Values :func:`sorted_isin` looks up at once.
+_ISIN_AT_ONCE = 1 << 16
+
+
 def sorted_isin(values: np.ndarray, among: np.ndarray, *, among_sorted: bool = False) -> np.ndarray:
     """``np.isin(values, among)`` of integer arrays: whether each value is
     one of ``among``, by a binary search in ``among`` sorted
@@ -46,8 +70,16 @@ def sorted_isin(values: np.ndarray, among: np.ndarray, *, among_sorted: bool = F
     ordered = np.asarray(among).ravel() if among_sorted else np.sort(np.asarray(among).ravel())
     if not len(ordered):
         return np.zeros(values.shape, bool)
-    at = np.minimum(np.searchsorted(ordered, values), len(ordered) - 1)
-    return ordered[at] == values  # type: ignore[no-any-return]
+    # A slice of the values at a time: the search's places are 8 bytes a
+    # value, and looking them up as many again (millions of near misses).
+    flat = values.ravel()
+    found = np.empty(len(flat), bool)
+    for low in range(0, len(flat), _ISIN_AT_ONCE):
+        part = flat[low : low + _ISIN_AT_ONCE]
+        at = np.searchsorted(ordered, part)
+        np.minimum(at, len(ordered) - 1, out=at)
+        found[low : low + _ISIN_AT_ONCE] = ordered[at] == part
+    return found.reshape(values.shape)
 
 
 def popcount(values: np.ndarray) -> np.ndarray:
@@ -98,13 +130,31 @@ def weighted_slices(weights: np.ndarray, bound: int) -> list[tuple[int, int]]:
     unless its first item alone weighs more.
     None for no items; one for a total of ``bound`` or less. (Vectorised:
     millions of items, the group pairs of a search.)"""
-    count = len(weights)
-    cumulative = np.cumsum(np.asarray(weights, np.int64))
-    total = int(cumulative[-1]) if count else 0
-    if total <= bound:
+    return weighted_slices_of([weights], bound)
+
+
+def weighted_slices_of(parts: Iterable[np.ndarray], bound: int) -> list[tuple[int, int]]:
+    """:func:`weighted_slices` of the weights given part after part (each
+    part made when it is read, and let go before the next: an array of a
+    weight per item was 8 bytes an item, 12 million bytes for the English
+    bench corpus's loose search, at once with the arrays they were made from)."""
+    cuts: list[np.ndarray] = []
+    count = carry = 0
+    for part in parts:
+        cumulative = np.cumsum(np.asarray(part, np.int64))
+        if not len(cumulative):
+            continue
+        cumulative += carry
+        # The multiples of bound the items of this part reach: each cut where
+        # the global cumulative sums would (items up to the multiple).
+        first = -(-carry // bound) * bound if carry else bound
+        multiples = np.arange(max(first, bound), int(cumulative[-1]), bound, dtype=np.int64)
+        cuts.append(np.searchsorted(cumulative, multiples, side="right") + count)
+        count += len(cumulative)
+        carry = int(cumulative[-1])
+    if carry <= bound:
         return [(0, count)] if count else []
-    cuts = np.searchsorted(cumulative, np.arange(bound, total, bound, dtype=np.int64), side="right")
-    edges = sorted_unique(np.concatenate(([0], cuts, [count])))
+    edges = sorted_unique(np.concatenate([np.zeros(1, np.int64), *cuts, np.full(1, count, np.int64)]))
     return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
 
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import collections
 import copy
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
 
 from partialdup.core.bags import FlatBags
-from partialdup.core.arrays import sorted_isin, weighted_slices
+from partialdup.core.arrays import sorted_isin, weighted_slices_of
 from partialdup.index.expand import (
     Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links, sorted_pairs,
 )
@@ -61,7 +61,7 @@ BLOCK_POSTINGS = 20_000_000
 
 #: About how many sentence pairs :meth:`SparseIndex.search_all` makes from its
 #: group pairs at once (the most a ``keep`` filter is applied to at once).
-EXPAND_PAIRS = 1 << 18
+EXPAND_PAIRS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -266,7 +266,10 @@ class SparseIndex:
         # A few sentence pairs at a time: the expansion's arrays are several times its
         # pairs (74 MB at once for the English bench corpus's 790,000 near misses).
         sizes_of = self._groups.sizes
-        for low, high in weighted_slices(sizes_of[found.query[pairs]] * sizes_of[found.group[pairs]], EXPAND_PAIRS):
+        # The sentence pairs of each group pair, a part of the group pairs at
+        # a time (an array of them at once was the loose search's peak).
+        weights = (sizes_of[found.query[part]] * sizes_of[found.group[part]] for part in _parts(pairs, EXPAND_PAIRS))
+        for low, high in weighted_slices_of(weights, EXPAND_PAIRS):
             chosen = found.scored_at(pairs[low:high], sizes, self._group_sizes, rule)
             item, query, key = expand_across(chosen.query, chosen.group, blocks, apart)
             parts.append(kept_pairs(query, key, chosen.score[item], chosen.shared[item], keep))
@@ -455,3 +458,8 @@ class ReferenceIndex:
     def posting_count(self) -> int:
         """Postings stored in the two indexes."""
         return self.sentences.posting_count() + self.joins.posting_count()
+
+
+def _parts(items: np.ndarray, size: int) -> Iterator[np.ndarray]:
+    """``items`` in consecutive slices of ``size`` (views)."""
+    return (items[low : low + size] for low in range(0, len(items), size))

@@ -139,12 +139,19 @@ class WordColumns:
         asking = np.zeros(len(lengths), bool)
         asking[first_rows] = True
         second_rows, second_columns = _marked(ends, columns, pair_seconds, width, np.repeat(asking, lengths))
-        held = np.sort(second_rows * width + second_columns)
-        # Each place of a first word, with each of its pairs' second words.
-        low = np.searchsorted(pair_firsts, first_columns, side="left")
-        asked, offset = ranges(np.searchsorted(pair_firsts, first_columns, side="right") - low)
-        found = sorted_isin(first_rows[asked] * width + pair_seconds[low[asked] + offset], held, among_sorted=True)
-        return sorted_unique(first_rows[asked][found])
+        del columns, asking
+        held = second_rows * width
+        held += second_columns
+        del second_rows, second_columns
+        held.sort()
+        # Each place of a first word, with each of its pairs' second words,
+        # a slice of the places at a time (the questions are several times
+        # the places: a few arrays of them at once were the search's peak).
+        found = [
+            _holding_rows(first_rows[part], first_columns[part], pair_firsts, pair_seconds, held, width)
+            for part in (slice(low, low + _PLACES_AT_ONCE) for low in range(0, len(first_rows), _PLACES_AT_ONCE))
+        ]
+        return sorted_unique(np.concatenate([np.empty(0, np.int64), *found]))
 
     def words_of(self, number: int) -> tuple[str, ...]:
         """The words of sentence ``number`` (the plain reference)."""
@@ -238,6 +245,23 @@ class NumberedWords(Sequence[tuple[str, ...]]):
 
     def __getitem__(self, row: int) -> tuple[str, ...]:  # type: ignore[override]
         return self._columns.words_of(int(self._numbers[row]))
+
+
+#: Places of first words whose questions are asked at once (:meth:`WordColumns.holding_pairs`).
+_PLACES_AT_ONCE = 1 << 15
+
+
+def _holding_rows(
+    rows: np.ndarray, columns: np.ndarray, pair_firsts: np.ndarray, pair_seconds: np.ndarray, held: np.ndarray, width: int,
+) -> np.ndarray:
+    """The rows of the places (``rows``, ``columns``) of first words whose
+    row holds one of the word's pairs' second words (``held``: row x
+    ``width`` + column of every second word's place, sorted), with repeats."""
+    low = np.searchsorted(pair_firsts, columns, side="left")
+    asked, offset = ranges(np.searchsorted(pair_firsts, columns, side="right") - low)
+    asking = rows[asked]
+    found = sorted_isin(asking * width + pair_seconds[low[asked] + offset], held, among_sorted=True)
+    return asking[found]  # type: ignore[no-any-return]
 
 
 def _marked(

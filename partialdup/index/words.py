@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from scipy import sparse
 
 __all__ = [
-    "WORD_JACCARD", "WORD_POSTINGS", "WordNumbering", "WordSets", "plain_word_pairs", "prefix_words", "word_jaccard",
+    "WORD_JACCARD", "WORD_POSTINGS", "WordNumbering", "WordSets", "distinct_words", "plain_word_pairs", "prefix_words", "word_jaccard",
     "word_numbers",
 ]
 
@@ -104,8 +104,8 @@ class WordSets:
         columns = WordNumbering()
         # Numbered, then made sets, one side at a time (the words' arrays go
         # once their sets are made: each is tens of MB on large runs).
-        left_sets = _distinct(*word_numbers(left, columns))
-        right_sets = None if right is None else _distinct(*word_numbers(right, columns))
+        left_sets = distinct_words(*word_numbers(left, columns))
+        right_sets = None if right is None else distinct_words(*word_numbers(right, columns))
         outside = None
         if right is not None and right_held is not None:
             outside = np.zeros(len(columns), np.int64)
@@ -129,9 +129,19 @@ class WordSets:
             threshold: As for the class.
             max_postings: As for the class.
         """
+        return cls.of_sets(*distinct_words(np.asarray(lengths, np.int64), np.asarray(columns, np.int32)), len(lengths),
+                           words, threshold, max_postings=max_postings)
+
+    @classmethod
+    def of_sets(
+        cls, rows: np.ndarray, columns: np.ndarray, count: int, words: Sequence[str], threshold: float, *,
+        max_postings: int = WORD_POSTINGS,
+    ) -> WordSets:
+        """:meth:`of_columns` of the sentences' distinct words already made
+        (:func:`distinct_words` of ``count`` sentences): a caller that lets
+        the words' columns go once they are made holds them only until then."""
         sets = cls.__new__(cls)
-        sets._setup(_distinct(np.asarray(lengths, np.int64), np.asarray(columns, np.int32)), len(lengths), None, 0,
-                    words, threshold, max_postings, None)
+        sets._setup((rows, columns), count, None, 0, words, threshold, max_postings, None)
         return sets
 
     def _setup(
@@ -246,12 +256,14 @@ def word_numbers(sentences: Sequence[Sequence[str]], columns: WordNumbering) -> 
     return lengths, numbers
 
 
-def _distinct(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # The distinct words of each sentence: (row, column) pairs sorted by row,
-    # then column (as int32: a row or column number is below 2**31 long
-    # before such a run fits in memory). One int64 key per word, the row's
-    # part made by repeating each row's base, not from an array of rows (the
-    # arrays of a run of a million sentences are tens of MB each).
+def distinct_words(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct words of each sentence, from each sentence's length and
+    every sentence's words as column numbers: (row, column) pairs sorted by
+    row, then column (as int32: a row or column number is below 2**31 long
+    before such a run fits in memory)."""
+    # One int64 key per word, the row's part made by repeating each row's
+    # base, not from an array of rows (the arrays of a run of a million
+    # sentences are tens of MB each).
     stride = int(cols.max()) + 1 if len(cols) else 1
     keys = np.repeat(np.arange(len(lengths), dtype=np.int64) * stride, lengths)
     keys += cols
@@ -264,6 +276,33 @@ def _distinct(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.nda
     rows = (keys // stride).astype(np.int32)
     keys %= stride
     return rows, keys.astype(np.int32)
+
+
+def _row_column_order(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # (row, column) pairs of distinct columns per row, sorted by row, then
+    # column (int32 both), through one int64 key sorted in place.
+    key = rows.astype(np.int64)
+    key <<= 32
+    key |= cols
+    key.sort()
+    return (key >> 32).astype(np.int32), (key & 0xFFFFFFFF).astype(np.int32)
+
+
+#: Rows whose sets' filters are made at once (bounds the array of a word each).
+_FILTER_ROWS = 1 << 15
+
+
+def _set_filters(column_bits: np.ndarray, cols: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    # Each row's filter: the OR of its words' bits (0 for an empty row), a
+    # block of rows at a time (a uint64 a word at once was 8 bytes a word).
+    filters = np.zeros(len(sizes), np.uint64)
+    for low in range(0, len(sizes), _FILTER_ROWS):
+        high = min(low + _FILTER_ROWS, len(sizes))
+        filled = np.flatnonzero(sizes[low:high] > 0) + low
+        if len(filled):
+            first, last = int(starts[low]), int(starts[high - 1] + sizes[high - 1])
+            filters[filled] = np.bitwise_or.reduceat(column_bits[cols[first:last]], starts[filled] - first)
+    return filters
 
 
 def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int) -> sparse.csr_matrix:
@@ -294,46 +333,52 @@ class _SideSets:
         # Each row's words rarest first; the first |x| - ceil(t |x|) + 1 of
         # them are its prefix (a set of Jaccard >= t with another shares one
         # of them with it), less the common words.
-        # Rows (sorted) then rank, as one integer key: the ranks of a row's
-        # distinct words differ, so the order is the same as lexsort's, and
-        # sorting the key, one run per row, is 8x faster than lexsort.
-        # (The arrays of a side are tens of MB each on large runs: they are
-        # made in place where they can be, and go once used.)
+        # Rows (sorted) then rank, as one integer key, sorted in place: the
+        # ranks of a row's distinct words differ, so each row keeps its place
+        # (position i is still a word of rows[i]) and its words come rarest
+        # first; a word's column is read back from its rank. (No order of
+        # positions is made: argsort's int64 copy was 8 bytes a word, the
+        # peak of the process running the search. The arrays of a side are
+        # tens of MB each on large runs: they are made in place where they
+        # can be, and go once used.)
         key = rows.astype(np.int64)
         key <<= 32
-        key |= rank[cols]
-        # int32 positions below: fewer than 2**31 pairs, as for the matrices.
-        index = np.int32 if len(rows) < np.iinfo(np.int32).max else np.int64
-        order = np.argsort(key, kind="stable").astype(index)
+        key |= rank.astype(np.int32)[cols]
+        key.sort()
+        key &= 0xFFFFFFFF
+        ranks = key.astype(np.int32)  # each position's word's rank, rows in place
         del key
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
-        # The rows stay in place (the key's high part), so the i-th word of
-        # the order is in the prefix when i falls before its row's start
-        # plus its prefix's length: no array of the rows reordered, nor of
-        # positions in the row.
-        prefix_end = (starts + longest).astype(index)[rows]
-        in_prefix = order[np.arange(len(rows), dtype=index) < prefix_end]
-        del prefix_end
-        is_common = common[cols[in_prefix]]
-        chosen = np.sort(in_prefix[~is_common])  # back in (row, column) order
-        self.prefix = _rows_matrix(rows[chosen], cols[chosen], np.bincount(rows[chosen], minlength=count), width)
         # For the overlap bound of WordSets.pairs: the rank of each prefix's
         # last word, the common words it holds, and the words after it.
         filled = self.sizes > 0
         self.last_rank = np.full(count, -1, np.int64)
-        self.last_rank[filled] = rank[cols[order[(starts + longest - 1)[filled]]]]
-        self.common_in_prefix = np.bincount(rows[in_prefix[is_common]], minlength=count)
-        del order, in_prefix, is_common, chosen  # before the filters' array of a word each
+        self.last_rank[filled] = ranks[(starts + longest - 1)[filled]]
+        # The i-th word of a row is in its prefix when i falls before the
+        # row's start plus its prefix's length.
+        index = np.int32 if len(rows) < np.iinfo(np.int32).max else np.int64
+        in_prefix = np.arange(len(rows), dtype=index) < (starts + longest).astype(index)[rows]
+        column_of_rank = np.empty(width, np.int32)
+        column_of_rank[rank] = np.arange(width, dtype=np.int32)
+        prefix_cols = column_of_rank[ranks[in_prefix]]
+        del ranks
+        prefix_rows = rows[in_prefix]
+        del in_prefix
+        is_common = common[prefix_cols]
+        self.common_in_prefix = np.bincount(prefix_rows[is_common], minlength=count)
+        is_common = ~is_common
+        chosen = _row_column_order(prefix_rows[is_common], prefix_cols[is_common])
+        del prefix_rows, prefix_cols, is_common
+        self.prefix = _rows_matrix(*chosen, np.bincount(chosen[0], minlength=count), width)
+        del chosen  # before the filters' array of a word each
         self.after_prefix = self.sizes - np.where(filled, longest, 0)
         # A 64-bit filter of each set (one bit per word, from its column):
         # two sets share at most the bits both filters set, plus the words
         # of either beyond its filter's distinct bits (``spare``).
-        self.filters = np.zeros(count, np.uint64)
-        if len(cols):
-            # Each column's bit made once (mix64 works value by value), then
-            # looked up per word.
-            column_bits = np.left_shift(np.uint64(1), mix64(np.arange(width, dtype=np.uint64)) & np.uint64(63))
-            self.filters[filled] = np.bitwise_or.reduceat(column_bits[cols], starts[filled])
+        # Each column's bit made once (mix64 works value by value), then
+        # looked up per word.
+        column_bits = np.left_shift(np.uint64(1), mix64(np.arange(width, dtype=np.uint64)) & np.uint64(63))
+        self.filters = _set_filters(column_bits, cols, starts, self.sizes)
         self.spare = self.sizes - popcount(self.filters)
 
     def shared_with(self, rows: np.ndarray, other: "_SideSets", other_rows: np.ndarray) -> np.ndarray:

@@ -16,7 +16,8 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
 
 import numpy as np
 
-from partialdup.core.arrays import dense_unique, sorted_isin
+from partialdup.core.arrays import dense_numbers, sorted_isin
+from partialdup.core.joined_texts import JoinedTexts
 from partialdup.core.heap import release_free_memory
 from partialdup.core.types import Bag, DocumentFeatures, SentenceOffsets
 from partialdup.index.inverted import entry_columns, entry_keys
@@ -219,15 +220,17 @@ class LookupStage(HeadlineStage):
         width = max(len(keys), 1)
         query, key, score = near.query, near.key, near.score
         # int32: held until the verdicts are read (the English bench corpus:
-        # 790,000 near misses, through the loose search's peak).
-        kept = np.flatnonzero(~sorted_isin(query * width + key, np.sort(whole.query * width + whole.key), among_sorted=True))
-        kept = kept.astype(np.int32)
-        distinct, numbers = dense_unique(np.concatenate((query[kept], key[kept])), width)
-        numbers = numbers.astype(np.int32)
+        # 790,000 near misses, through the loose search's peak). The arrays
+        # made on the way are made in place where they can be, and go once
+        # used: several of them at once were the look-ups' peak.
+        kept = np.flatnonzero(~sorted_isin(_pair_codes(query, key, width), _pair_codes(whole.query, whole.key, width, ordered=True),
+                                           among_sorted=True)).astype(np.int32)
+        distinct, (first, second) = dense_numbers((query[kept], key[kept]), width)
         texts = _SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
-        # Sent with the texts made; judged here with the texts read from the documents when needed.
-        sent = NearPieces(NearSentences(list(texts), tokens), numbers[: len(kept)], numbers[len(kept) :], NEAR_PIECE)
+        # Sent with the texts made, joined (core/joined_texts.py); judged
+        # here with the texts read from the documents when needed.
+        sent = NearPieces(NearSentences(JoinedTexts.of(texts), tokens), first, second, NEAR_PIECE)
         here = replace(sent, sentences=NearSentences(texts, tokens), memo={})
         rows = pieces_soon(len(sent), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
         del sent
@@ -370,6 +373,16 @@ class _SentenceTexts(Sequence[Optional[str]]):
         # near misses, 0.17 s of the calling process alone).
         docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
         return iter([_sentence_text(docs[document], index) for document, index in keys])
+
+
+def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
+    # Each (query, key) pair as one int64 (query x width + key), made in
+    # place; ``ordered``: sorted.
+    codes = query * width
+    codes += key
+    if ordered:
+        codes.sort()
+    return codes
 
 
 def _sentence_text(doc: DocumentFeatures, index: int) -> str | None:

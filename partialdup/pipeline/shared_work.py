@@ -33,6 +33,7 @@ from functools import partial
 from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from partialdup.core.heap import release_free_memory
+from partialdup.pipeline.messages import received_message, send_message
 
 __all__ = ["BesideProcess", "HelperProcess", "LaterPieces", "as_helper", "shared_pieces", "frozen_heap"]
 
@@ -139,7 +140,7 @@ class LaterPieces(Generic[R]):
         self._count = count
         for sender in self._senders:
             try:
-                sender.send((count, there, data))
+                send_message(sender, (count, there, data))
             except (BrokenPipeError, OSError):
                 pass  # a helper gone: results() reports it
             sender.close()
@@ -189,7 +190,7 @@ def _work_sent(conn: Any, parent: int) -> Any:
         if os.getppid() != parent:
             return None  # the caller is gone
     try:
-        return conn.recv()
+        return received_message(conn)
     except EOFError:
         return None
 
@@ -391,7 +392,7 @@ class HelperProcess:
         if self._results:
             raise RuntimeError("a helper process runs one batch of work")
         self._results = [None] * len(works)
-        self._conn.send([(function, tuple(args)) for function, args in works])
+        send_message(self._conn, [(function, tuple(args)) for function, args in works])
         return [partial(self._result, k) for k in range(len(works))]
 
     def close(self) -> None:

@@ -1,11 +1,17 @@
 """sorted_unique, sorted_isin and equal_rows give what np.unique and np.isin give."""
 
+from unittest import mock
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from partialdup.core.arrays import dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique, weighted_slices
+from partialdup.core import arrays as arrays_module
+from partialdup.core.arrays import (
+    dense_numbers, dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique, weighted_slices,
+    weighted_slices_of,
+)
 
 _WIDE = st.integers(-(2**62), 2**62)
 _NARROW = st.integers(-5, 5)
@@ -30,6 +36,15 @@ def test_sorted_isin_is_np_isin(values, among, wide):
     assert np.array_equal(sorted_isin(values, wide), np.isin(values, wide))
     assert np.array_equal(sorted_isin(wide, wide[::2]), np.isin(wide, wide[::2]))
     assert np.array_equal(sorted_isin(values, np.sort(wide), among_sorted=True), np.isin(values, wide))
+
+
+@settings(max_examples=100, deadline=None)
+@given(arrays(np.int64, st.integers(0, 40), elements=_NARROW), arrays(np.int64, st.integers(0, 40), elements=_NARROW),
+       st.integers(1, 5))
+def test_sorted_isin_a_few_values_at_a_time_is_np_isin(values, among, at_once):
+    with mock.patch.object(arrays_module, "_ISIN_AT_ONCE", at_once):
+        assert np.array_equal(sorted_isin(values, among), np.isin(values, among))
+        assert np.array_equal(sorted_isin(values.reshape(-1, 1), among), np.isin(values.reshape(-1, 1), among))
 
 
 def test_unsigned_codes_and_empty_arrays():
@@ -116,6 +131,16 @@ def test_dense_unique_is_np_unique_with_its_inverse(values, spare):
 
 
 @settings(max_examples=200, deadline=None)
+@given(st.lists(arrays(np.int64, st.integers(0, 30), elements=st.integers(0, 40)), max_size=3), st.integers(0, 5))
+def test_dense_numbers_are_dense_unique_of_the_arrays_joined(columns, spare):
+    distinct, places = dense_numbers(columns, 41 + spare)
+    want, place = dense_unique(np.concatenate([np.empty(0, np.int64), *columns]), 41 + spare)
+    assert distinct.tolist() == want.tolist() and distinct.dtype == np.int64
+    assert np.concatenate([np.empty(0, np.int32), *places]).tolist() == place.tolist()
+    assert all(p.dtype == np.int32 for p in places) and len(places) == len(columns)
+
+
+@settings(max_examples=200, deadline=None)
 @given(arrays(np.int64, st.integers(0, 40), elements=st.integers(0, 9)), st.integers(1, 20))
 def test_weighted_slices_cover_the_items_in_order_each_about_the_bound(weights, bound):
     slices = weighted_slices(weights, bound)
@@ -129,3 +154,25 @@ def test_weighted_slices_cover_the_items_in_order_each_about_the_bound(weights, 
     assert int(weights[: slices[0][1]].sum()) <= bound or weights[0] > bound
     assert all(int(weights[low + 1 : high].sum()) < bound for low, high in slices[1:])
     assert len(slices) == 1 or int(weights.sum()) > bound
+
+
+def _plain_weighted_slices(weights, bound):
+    # The plain reference: a cut before the item whose running total passes
+    # the next multiple of the bound, as weighted_slices describes them.
+    total = int(np.sum(weights))
+    if not len(weights):
+        return []
+    if total <= bound:
+        return [(0, len(weights))]
+    running, cuts = np.cumsum(weights).tolist(), {0, len(weights)}
+    for multiple in range(bound, total, bound):
+        cuts.add(sum(1 for value in running if value <= multiple))
+    edges = sorted(cuts)
+    return list(zip(edges[:-1], edges[1:]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(arrays(np.int64, st.integers(0, 12), elements=st.integers(0, 9)), max_size=5), st.integers(1, 20))
+def test_weighted_slices_of_parts_are_those_of_the_parts_joined(parts, bound):
+    joined = np.concatenate([np.empty(0, np.int64), *parts])
+    assert weighted_slices_of(iter(parts), bound) == weighted_slices(joined, bound) == _plain_weighted_slices(joined, bound)

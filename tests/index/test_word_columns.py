@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from partialdup.index import word_columns
 from partialdup.index.word_columns import PieceWords, WordColumns
 
 from tests.paths import SAMPLES
@@ -67,6 +68,18 @@ def test_real_lines_read_back():
     assert all(columns.words_of(columns.sentence(d, s)) == sentence
                for d, doc in enumerate(docs) for s, sentence in enumerate(doc.sentences))
     assert columns.columns.dtype == np.int32 and len(columns.words) < len(columns.columns)
+
+
+def test_the_rows_holding_words_asked_a_few_places_at_a_time_are_the_same(monkeypatch):
+    docs = [_doc([line for line in GPL_LINES[i : i + 10] if line]) for i in range(0, 340, 10)]
+    columns = WordColumns.of(docs)
+    numbers = np.arange(0, len(columns.lengths), 2, dtype=np.int64)
+    words = [columns.words_of(n) for n in numbers.tolist()]
+    wanted = [("the", "of"), ("Program", "the"), ("software", "free"), ("you", "may"), ("GNU", "License")]
+    expected = [row for row, ws in enumerate(words) if any(a in ws and b in ws for a, b in wanted)]
+    assert columns.holding_pairs(numbers, wanted).tolist() == expected and len(expected) > 20
+    monkeypatch.setattr(word_columns, "_PLACES_AT_ONCE", 3)
+    assert columns.holding_pairs(numbers, wanted).tolist() == expected
 
 
 def test_no_documents():

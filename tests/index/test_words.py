@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.index.words import (
-    WORD_JACCARD, WordNumbering, WordSets, plain_word_pairs, prefix_words, word_jaccard, word_numbers,
+    WORD_JACCARD, WordNumbering, WordSets, distinct_words, plain_word_pairs, prefix_words, word_jaccard, word_numbers,
 )
 
 from tests.paths import SAMPLES
@@ -170,6 +170,11 @@ def test_real_lines_numbered_pair_as_their_words_do():
     numbers = np.array([column[w] for line in lines for w in line], np.int32)
     numbered = list(WordSets.of_columns(lengths, numbers, vocabulary, WORD_JACCARD, max_postings=20).pairs())
     assert numbered and numbered == list(WordSets(lines, None, WORD_JACCARD, max_postings=20).pairs())
+    # Their distinct words made first (as detect's word-set search does), the same pairs.
+    rows, columns = distinct_words(lengths, numbers)
+    assert rows.dtype == columns.dtype == np.int32
+    assert [set(vocabulary[c] for c in columns[rows == r].tolist()) for r in range(len(lines))] == [set(line) for line in lines]
+    assert list(WordSets.of_sets(rows, columns, len(lines), vocabulary, WORD_JACCARD, max_postings=20).pairs()) == numbered
 
 
 @settings(max_examples=100, deadline=None)
@@ -187,3 +192,17 @@ def test_word_numbers_number_new_words_on_in_order_of_first_occurrence(sentences
     assert dict(columns) == plain and list(columns) == list(plain)
     assert lengths.tolist() == [len(sentence) for sentence in sentences]
     assert numbers.dtype == np.int32 and numbers.tolist() == [plain[word] for sentence in sentences for word in sentence]
+
+
+def test_the_filters_made_a_few_rows_at_a_time_are_the_same(monkeypatch):
+    # GPL lines (empty ones among them): each set's filter is the OR of its
+    # words' bits whatever the block of rows it is made in.
+    from partialdup.index import words as module
+
+    lines = [line.split() for line in (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8").splitlines()]
+    whole = WordSets(lines, None, WORD_JACCARD)
+    monkeypatch.setattr(module, "_FILTER_ROWS", 7)
+    blocks = WordSets(lines, None, WORD_JACCARD)
+    assert np.array_equal(whole._left.filters, blocks._left.filters) and 0 < int(np.count_nonzero(whole._left.filters)) < len(lines)
+    assert list(blocks.pairs()) == list(whole.pairs()) == plain_word_pairs(lines, None, WORD_JACCARD)
+

@@ -1,0 +1,82 @@
+"""Many short texts held as one string, to send to another process.
+
+``detect`` sends the texts of its near misses' sentences to a helper that
+judges them (:class:`~partialdup.match.verify.NearSentences`): 66,740
+texts on the English bench corpus. Pickled as a list, each text is an object
+of the message and an entry of the pickler's memo: the message was made
+with 24 MB more memory than the process held before (traced), at the peak
+of the look-ups. :class:`JoinedTexts` holds them as one string of UTF-8
+bytes and an array of ends (one Python string would take the width of its
+widest character, 4 bytes a character for one emoji) and pickles as they
+are: a text is decoded when it is read.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from typing import Any, Iterable, Iterator, Optional, overload
+
+import numpy as np
+
+__all__ = ["JoinedTexts"]
+
+
+class JoinedTexts(Sequence[Optional[str]]):
+    """Texts laid end to end in one string of UTF-8 bytes; a sequence of
+    the texts (None where a text is absent), each decoded when it is read.
+
+    Args:
+        joined: The texts, one after the other, encoded (any bytes-like
+            object: out of band, pickle hands back a memoryview).
+        ends: Where each text ends in ``joined`` (int64, in bytes).
+        absent: Which texts are absent (bool; they take no bytes).
+    """
+
+    __slots__ = ("_joined", "_ends", "_absent")
+
+    def __init__(self, joined: bytes | bytearray | memoryview, ends: np.ndarray, absent: np.ndarray) -> None:
+        if len(ends) != len(absent) or (len(ends) and int(ends[-1]) != len(joined)):
+            raise ValueError(f"{len(ends)} ends and {len(absent)} marks do not lay out {len(joined)} bytes")
+        self._joined, self._ends, self._absent = joined, np.asarray(ends, np.int64), np.asarray(absent, bool)
+
+    @classmethod
+    def of(cls, texts: Iterable[str | None]) -> JoinedTexts:
+        """The texts, joined."""
+        encoded = [None if text is None else text.encode("utf-8", "surrogatepass") for text in texts]
+        lengths = np.fromiter((0 if text is None else len(text) for text in encoded), np.int64, len(encoded))
+        absent = np.fromiter((text is None for text in encoded), bool, len(encoded))
+        return cls(b"".join(text for text in encoded if text is not None), np.cumsum(lengths), absent)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, number: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, number: slice) -> list[str | None]: ...
+
+    def __getitem__(self, number: int | slice) -> str | None | list[str | None]:
+        if isinstance(number, slice):
+            return [self[k] for k in range(*number.indices(len(self)))]
+        if self._absent[number]:
+            return None
+        end = int(self._ends[number])
+        start = int(self._ends[number - 1]) if number % len(self) else 0
+        return str(self._joined[start:end], "utf-8", "surrogatepass")
+
+    def __iter__(self) -> Iterator[str | None]:
+        return (self[k] for k in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        # From protocol 5 on the bytes may travel out of band (pipeline/messages.py).
+        joined = pickle.PickleBuffer(self._joined) if isinstance(protocol, int) and protocol >= 5 else self._joined
+        return JoinedTexts, (joined, self._ends, self._absent)
