@@ -1,11 +1,10 @@
 """Many short texts held as one string, to send to another process.
 
 ``detect`` sends the texts of its near misses' sentences to a helper that
-judges them (:class:`~partialdup.match.verify.NearSentences`): 66,740
+judges them (:class:`~partialdup.match.verify.NearSentences`): 66,739
 texts on the English bench corpus. Pickled as a list, each text is an object
-of the message and an entry of the pickler's memo: the message was made
-with 24 MB more memory than the process held before (traced), at the peak
-of the look-ups. :class:`JoinedTexts` holds them as one string of UTF-8
+of the message and an entry of the pickler's memo: making the message took
+24 MB more (traced), in the look-ups. :class:`JoinedTexts` holds them as one string of UTF-8
 bytes and an array of ends (one Python string would take the width of its
 widest character, 4 bytes a character for one emoji) and pickles as they
 are: a text is decoded when it is read.

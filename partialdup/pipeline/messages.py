@@ -7,13 +7,16 @@ growth, up to twice the message at once), and on the other side unpickled
 out of the bytes read into arrays of its own, a second copy. ``detect``
 sends its helpers the run's words numbered (:mod:`partialdup.index.word_columns`,
 twice: one per side search) and its near misses (:class:`~partialdup.pipeline.sidework.NearPieces`):
-the message made the calling process's peak of the look-ups on the English
-bench corpus (24 MB more traced while it was made).
+making the near misses' message took the calling process 24 MB more
+(traced) in the look-ups of the English bench corpus.
 
 :func:`send_message` pickles with protocol 5, its arrays' memory left out of
 band, and writes the pickle, then each array's bytes straight from the
-array; :func:`received_message` reads each array into a buffer of its own
-that the unpickled array then holds (writable, as a copy would be).
+array: no copy on the sending side. :func:`received_message` reads the
+arrays one at a time, each into a buffer of its own that the unpickled
+array then holds (writable, as a copy would be; ``Connection`` reads a
+message into a buffer of its own first and copies it out, so the receiver
+holds one array twice for a moment, not the whole message).
 """
 
 from __future__ import annotations
