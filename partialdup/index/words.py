@@ -271,21 +271,13 @@ def distinct_words(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, n
     # In place; sorting, not np.unique: 70x faster on these nearly sorted
     # keys; and a stable sort (a merge of runs) 5x faster than the default here.
     keys.sort(kind="stable")
-    if len(keys):
-        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    repeated = keys[1:] == keys[:-1]
+    if repeated.any():  # (copied only then: sets already distinct, as a prefix's, are not)
+        keys = keys[np.concatenate(([True], ~repeated))]
+    del repeated
     rows = (keys // stride).astype(np.int32)
     keys %= stride
     return rows, keys.astype(np.int32)
-
-
-def _row_column_order(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # (row, column) pairs of distinct columns per row, sorted by row, then
-    # column (int32 both), through one int64 key sorted in place.
-    key = rows.astype(np.int64)
-    key <<= 32
-    key |= cols
-    key.sort()
-    return (key >> 32).astype(np.int32), (key & 0xFFFFFFFF).astype(np.int32)
 
 
 #: Rows whose sets' filters are made at once (bounds the array of a word each).
@@ -367,9 +359,11 @@ class _SideSets:
         is_common = common[prefix_cols]
         self.common_in_prefix = np.bincount(prefix_rows[is_common], minlength=count)
         is_common = ~is_common
-        chosen = _row_column_order(prefix_rows[is_common], prefix_cols[is_common])
+        # Back in (row, column) order (distinct already: each once a row).
+        prefix_sizes = np.bincount(prefix_rows[is_common], minlength=count)
+        chosen = distinct_words(prefix_sizes, prefix_cols[is_common])
         del prefix_rows, prefix_cols, is_common
-        self.prefix = _rows_matrix(*chosen, np.bincount(chosen[0], minlength=count), width)
+        self.prefix = _rows_matrix(*chosen, prefix_sizes, width)
         del chosen  # before the filters' array of a word each
         self.after_prefix = self.sizes - np.where(filled, longest, 0)
         # A 64-bit filter of each set (one bit per word, from its column):
