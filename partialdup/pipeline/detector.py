@@ -177,7 +177,8 @@ class Detector(LookupStage, SpanStage):
 
         ``last``: the caller ends its process after this run (it passes
         ``retain``), so the tokenizer's dictionaries go too, and the freed
-        memory goes back to the system: 76 MB with rjieba, where the
+        memory goes back to the system: 50 MB with rjieba (76 MB before
+        OpenCC's merged ``s2twp``, session 46), where the
         Chinese bench corpus's look-ups reach the run's peak (docs/benchmark.md,
         session 32). Chinese text has them made again at the look-ups' end
         (the headlines' confirmations tokenize), after that peak in the runs

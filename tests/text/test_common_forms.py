@@ -1,11 +1,13 @@
 """One form of each Chinese word for Taiwan and mainland usage (partialdup.text.common_forms)."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.chars import is_han
 from partialdup.text import tokens as tokens_module
-from partialdup.text.common_forms import CommonForms
+from partialdup.text.common_forms import S2TWP, CommonForms, opencc_converter
 from tests.paths import SAMPLES
 
 
@@ -43,3 +45,63 @@ def test_a_word_remembered_and_the_words_of_a_call_take_the_forms_of_each_word(f
     words = ["使用者", "用户", "預設", "默认", "檔案"]
     assert [forms.of_all(words)[word] for word in words] == [forms.convert(word) for word in words]
     assert forms.of_all(["使用者"])["使用者"] == forms.of_all(["用户"])["用户"]
+
+
+# The merged s2twp (data/opencc, scripts/build_opencc_s2twp.py) against its
+# plain reference, OpenCC's stock s2twp: the same conversion in a quarter of
+# the memory, or the forms, and every index built with them, would change.
+
+
+@pytest.fixture(scope="module")
+def s2twp_pair():
+    return opencc_converter(str(S2TWP)), opencc_converter("s2twp")
+
+
+@pytest.fixture(scope="module")
+def jieba_words():
+    import jieba
+
+    lines = (Path(jieba.__file__).resolve().parent / "dict.txt").read_text(encoding="utf-8").splitlines()
+    return [line.split(" ", 1)[0] for line in lines if line.strip()]
+
+
+def test_merged_s2twp_converts_every_word_of_jiebas_dictionary_as_the_stock_one(s2twp_pair, jieba_words):
+    # 349,046 words, one per line: OpenCC segments and converts each line
+    # alone (no phrase holds a line break), so this is every word by itself.
+    merged, stock = s2twp_pair
+    text = "\n".join(jieba_words)
+    assert len(jieba_words) > 300_000
+    assert merged.convert(text) == stock.convert(text)
+
+
+def test_merged_s2twp_converts_the_samples_as_the_stock_one(s2twp_pair):
+    merged, stock = s2twp_pair
+    texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.glob("*zh*.txt"))]
+    assert texts
+    for text in texts:
+        assert merged.convert(text) == stock.convert(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_merged_s2twp_converts_runs_of_words_as_the_stock_one(s2twp_pair, jieba_words, data):
+    # Words run together, so that phrases meet across their edges, with
+    # characters of Traditional, Simplified and compatibility forms between.
+    # (A word by its number: sampled_from copies the 349,046 words each time.)
+    word = st.integers(0, len(jieba_words) - 1).map(jieba_words.__getitem__)
+    pieces = st.one_of(word, st.sampled_from(list("的了軟体件著着乾干後后臺台裡里豐丰丶︰⺀豈更")))
+    text = "".join(data.draw(st.lists(pieces, min_size=1, max_size=8)))
+    merged, stock = s2twp_pair
+    assert merged.convert(text) == stock.convert(text)
+
+
+def test_merged_s2twp_files_are_those_the_provenance_names():
+    # A file changed or missing without the script run again is caught here.
+    import hashlib
+
+    folder = S2TWP.parent
+    listed = [line.split("  ") for line in (folder / "PROVENANCE.txt").read_text(encoding="utf-8").splitlines() if "  " in line]
+    names = {name for _, name in listed}
+    assert names == {path.name for path in folder.iterdir() if path.name != "PROVENANCE.txt"}
+    for digest, name in listed:
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name

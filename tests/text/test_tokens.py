@@ -264,7 +264,7 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     fresh.prepare(["No Han text here.", "Nor here."])
     assert made == ["t2s"] and fresh._segmenter._backend is None  # English text never needs them
     fresh.prepare(["Some text", "使用者的檔案"])
-    assert made == ["t2s", "s2twp", "tw2sp"] and fresh._segmenter._backend is not None
+    assert made == ["t2s", str(common_forms.S2TWP), "tw2sp"] and fresh._segmenter._backend is not None
     fresh.prepare(["更多中文"])
     assert fresh.words("使用者的檔案") == ["用户", "的", "文件"] and len(made) == 3  # loaded once
     # A tokenizer whose converters came first (a word converted) still loads its segmenter.
@@ -276,7 +276,7 @@ def test_the_segmenter_and_word_form_converters_load_only_for_han_text(monkeypat
     # load() loads both whatever the text (a helper forked before the documents are read).
     third = Tokenizer()
     third.load()
-    assert third._segmenter.loaded and made[-2:] == ["s2twp", "tw2sp"]
+    assert third._segmenter.loaded and made[-2:] == [str(common_forms.S2TWP), "tw2sp"]
     third.load()
     assert len(made) == 9  # loaded once
     # unload() lets both go; the next Han text loads them again, same words.
