@@ -41,7 +41,7 @@ from partialdup.index.expand import (
 from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
-from partialdup.index.matrix import PairFilter, accept, binary_matrix, expand_flat, index_columns, kept_pairs
+from partialdup.index.matrix import PairFilter, accept, expand_flat, index_columns, kept_pairs, numbered_features, own_columns, rows_matrix
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
@@ -135,8 +135,13 @@ class SparseIndex:
         self._groups = group_flat(flat)
         self._group_sizes = self._sizes[self._groups.first]
         rows, features, occurrences = expand_flat(flat.take(self._groups.first))
-        self._columns = index_columns(features, occurrences, rows, index.max_postings, self._groups.sizes)
-        self._usual, self._frequent, _ = self._query_matrices(rows, features, occurrences, len(self._groups))
+        distinct, where = numbered_features(features)
+        del features  # the build's peak: every feature occurrence's arrays
+        self._columns = index_columns(distinct, where, occurrences, rows, index.max_postings, self._groups.sizes)
+        column, frequent = own_columns(self._columns, where, occurrences)
+        del where, occurrences
+        self._usual, self._frequent = self._own_matrices(rows, column, frequent)
+        del rows, column, frequent
         self._usual_t = self._usual.T.tocsr()
         self._product: CandidateProduct | None = None
         self._shared: SharedProduct | None = None
@@ -384,6 +389,19 @@ class SparseIndex:
             shared = shared + np.asarray(both.sum(axis=1), np.int64).ravel()
         return query, group, shared
 
+    def _own_matrices(
+        self, rows: np.ndarray, column: np.ndarray, frequent: np.ndarray
+    ) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+        """:meth:`_query_matrices` of the index's own groups, whose features
+        are all columns (:func:`~partialdup.index.matrix.own_columns`)."""
+        c = self._columns
+        usual = ~frequent
+        count, widths = len(self._groups), (int(c.width[~c.frequent].sum()), int(c.width[c.frequent].sum()))
+        return (
+            rows_matrix(rows[usual], column[usual], count, widths[0]),
+            rows_matrix(rows[frequent], column[frequent], count, widths[1]),
+        )
+
     def _query_matrices(
         self, rows: np.ndarray, features: np.ndarray, occurrences: np.ndarray, count: int
     ) -> tuple[sparse.csr_matrix, sparse.csr_matrix, int]:
@@ -391,7 +409,7 @@ class SparseIndex:
         lacks drop out), and the postings (sentences) the frequent ones hold."""
         c = self._columns
         if not len(c.features):
-            empty = binary_matrix(rows[:0], rows[:0], count, 0)
+            empty = rows_matrix(rows[:0], rows[:0], count, 0)
             return empty, empty, 0
         where = np.minimum(np.searchsorted(c.features, features), len(c.features) - 1)
         known = (c.features[where] == features) & (occurrences < c.width[where])
@@ -399,8 +417,8 @@ class SparseIndex:
         usual, frequent = known & ~c.frequent[where], known & c.frequent[where]
         skipped = int(c.sentences[where[frequent & (occurrences == 0)]].sum())
         return (
-            binary_matrix(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
-            binary_matrix(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
+            rows_matrix(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
+            rows_matrix(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
             skipped,
         )
 

@@ -291,3 +291,21 @@ def test_a_search_for_several_rules_finds_what_each_finds_alone(pool, several, m
         alone = index.search(queries, rule, docs=query_docs)
         assert _triples(found) == _triples(alone)
         assert (found.candidates, found.skipped_postings) == (alone.candidates, alone.skipped_postings)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(bags, max_size=12), st.integers(1, 4))
+def test_the_index_own_matrices_are_those_its_groups_would_have_as_queries(indexed, max_postings):
+    # The build numbers its own occurrences once (own_columns, rows_matrix);
+    # the queries' general path (search, search_each) looks each one up.
+    from partialdup.core.bags import FlatBags
+    from partialdup.index.matrix import expand_flat
+
+    index = _index(indexed, list(range(len(indexed))), max_postings)
+    fast = SparseIndex(index)
+    groups = FlatBags.of([entry.bag for entry in index.sentences]).take(fast._groups.first)
+    usual, frequent, _ = fast._query_matrices(*expand_flat(groups), len(fast._groups))
+    for own, general in ((fast._usual, usual), (fast._frequent, frequent)):
+        assert own.shape == general.shape
+        for part in ("indptr", "indices", "data"):
+            assert getattr(own, part).tolist() == getattr(general, part).tolist()
