@@ -12,7 +12,9 @@ needed: text without Han characters never needs them. ``s2twp`` is loaded
 from :data:`S2TWP`, OpenCC's own dictionaries with each group of phrase
 dictionaries merged into one file (``scripts/build_opencc_s2twp.py``): the
 same conversion in 12 MB of a process instead of 43. The stock ``s2twp``
-stays the reference the tests compare it with. Each word's form is
+stays the reference the tests compare it with. They are files of
+partialdup's own, made from one OpenCC's dictionaries (``PROVENANCE.txt``
+names it); ``tw2sp`` is the installed OpenCC's. Each word's form is
 remembered, and the new words of a call are converted together (one OpenCC
 call for all: a call costs more than converting a word).
 """

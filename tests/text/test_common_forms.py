@@ -54,6 +54,15 @@ def test_a_word_remembered_and_the_words_of_a_call_take_the_forms_of_each_word(f
 
 @pytest.fixture(scope="module")
 def s2twp_pair():
+    # Made from one OpenCC's dictionaries: another's stock s2twp may convert
+    # some words otherwise (new phrases), while ours stays as made.
+    from importlib import metadata
+
+    made_from = (S2TWP.parent / "PROVENANCE.txt").read_text(encoding="utf-8").split("\n", 1)[0]
+    installed = metadata.version("opencc")
+    if f"OpenCC {installed} " not in made_from:
+        pytest.skip(f"data/opencc was made from another OpenCC than {installed} ({made_from!r}): "
+                    "run scripts/build_opencc_s2twp.py to compare them")
     return opencc_converter(str(S2TWP)), opencc_converter("s2twp")
 
 
