@@ -80,6 +80,7 @@ def write_ocd2(tool: Path, entries: dict[str, str], out: Path, work: Path) -> No
 
 
 def ocd2(name: str) -> dict[str, str]:
+    """A configuration's entry for the ``.ocd2`` file ``name``."""
     return {"type": "ocd2", "file": name}
 
 

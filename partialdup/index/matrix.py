@@ -3,8 +3,9 @@
 A bag becomes a row of 0/1 entries over *(feature, occurrence)* columns (see
 :mod:`partialdup.index.sparse`): :func:`expand_bags` lists those entries,
 :func:`index_columns` numbers an index's columns, :func:`rows_matrix`
-makes the rows (:func:`binary_matrix` is its plain reference). A product's candidate pairs come with their shared counts;
-:func:`accept` scores them and tells which a :class:`CopyRule` accepts.
+makes the rows (:func:`binary_matrix` is its plain reference). A product's
+candidate pairs come with their shared counts; :func:`accept` scores them
+and tells which a :class:`CopyRule` accepts.
 """
 
 from __future__ import annotations

@@ -41,7 +41,16 @@ from partialdup.index.expand import (
 from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
-from partialdup.index.matrix import PairFilter, accept, expand_flat, index_columns, kept_pairs, numbered_features, own_columns, rows_matrix
+from partialdup.index.matrix import (
+    PairFilter,
+    accept,
+    expand_flat,
+    index_columns,
+    kept_pairs,
+    numbered_features,
+    own_columns,
+    rows_matrix,
+)
 from partialdup.index.partitioned import Candidates, CandidateProduct, ProductRequest, block_candidates
 from partialdup.methods.similarity import CopyRule
 from partialdup.core.types import Bag
