@@ -31,7 +31,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,7 @@ from partialdup.io.reader import STDIN, ReadResult, read_documents
 from partialdup.methods import method_names
 
 if TYPE_CHECKING:
+    from partialdup.core.types import Document
     from partialdup.pipeline.detector import Detector
 
 # The pipeline, the evaluation and the tokenizer (jieba, NLTK, SciPy) are
@@ -336,18 +337,22 @@ def _detector(args: argparse.Namespace) -> Detector:
     return make_detector(args.method, load_idf(args.idf), config)
 
 
-def _read(paths: Sequence[str], strict: bool, args: argparse.Namespace | None = None) -> ReadResult:
+def _read(
+    paths: Sequence[str], strict: bool, args: argparse.Namespace | None = None,
+    first: tuple[int, Callable[[Sequence[Document]], object]] | None = None,
+) -> ReadResult:
     """Read the documents and report what was skipped or renamed (one line each).
 
     Args:
         paths: As given on the command line (``-`` is standard input).
         strict: Fail on the first problem.
         args: The command's arguments, for ``--encoding`` and ``--verbose``.
+        first: The engine's first piece (``read_documents``' ``first``).
     """
     if STDIN in paths and _is_terminal(sys.stdin):
         _say("reading standard input (end it with Ctrl-D)")
     globs = getattr(args, "glob", None) or ()
-    result = read_documents(paths, strict=strict, encoding=getattr(args, "encoding", None), globs=globs)
+    result = read_documents(paths, strict=strict, encoding=getattr(args, "encoding", None), globs=globs, first=first)
     for message in result.skipped:
         _say(f"skipped: {message}")
     for message in result.renamed:
@@ -384,7 +389,8 @@ def _run_detect(args: argparse.Namespace) -> int:
     # reached is reported before any input is read.
     with open_engine(detector.config) as engine:
         engine.expect(detector)  # its helpers load the dictionaries while the inputs are read
-        read = _read(args.paths, args.strict, args)
+        # and one of them makes the first documents' features while the rest are read.
+        read = _read(args.paths, args.strict, args, first=engine.first_read(detector, apart=True))
         progress = Progress.on_terminal(args.quiet)
         # What the run makes is freed by the process's exit (see main), not
         # on the way out of each function.

@@ -281,6 +281,10 @@ class DaskEngine:
         """Nothing to start: the workers build their detector from the plugin
         registered with the first features (:meth:`features`)."""
 
+    def first_read(self, detector: Detector, *, apart: bool = False) -> None:
+        """None: the tasks are made once every document is read (:meth:`features`)."""
+        return None
+
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order: tasks of a few documents
         each (``apart``: nothing to start, :meth:`apart` runs work here)."""

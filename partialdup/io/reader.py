@@ -98,6 +98,9 @@ class _Reading:
     encodings: list[tuple[str, str]] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)
     ignored: list[str] = field(default_factory=list)
+    # read_documents' `first`: called once, when the documents hold this many characters.
+    first: tuple[int, Callable[[Sequence[Document]], object]] | None = None
+    chars: int = 0
 
     def problem(self, message: str) -> None:
         if self.strict:
@@ -115,6 +118,11 @@ class _Reading:
             document = Document(new_id, document.text, document.fields)
         self.origin[document.id] = where
         self.documents.append(document)
+        if self.first is not None:
+            self.chars += len(document.text)
+            if self.chars >= self.first[0]:
+                handed, self.first = self.first[1], None
+                handed(tuple(self.documents))
 
     def result(self) -> ReadResult:
         return ReadResult(
@@ -130,6 +138,7 @@ def read_documents(
     encoding: str | None = None,
     stdin: BinaryIO | None = None,
     globs: Sequence[str] = (),
+    first: tuple[int, Callable[[Sequence[Document]], object]] | None = None,
 ) -> ReadResult:
     """Read every document under the given paths.
 
@@ -146,6 +155,10 @@ def read_documents(
             ``*`` also crosses ``/``, or on the file name) instead of the
             ``.txt`` and ``.jsonl`` files. A matched ``.jsonl`` file is read
             as JSONL, any other as one text document.
+        first: ``(chars, hand)``: ``hand`` is called once with the documents
+            read so far, in order, as soon as they hold ``chars``
+            characters (an engine starts on them while the rest are read:
+            :meth:`~partialdup.pipeline.engine_protocol.Engine.first_read`).
 
     Returns:
         The documents and the messages about what was passed over or renamed.
@@ -154,7 +167,7 @@ def read_documents(
         InputError: A path does not exist, or (with ``strict``) anything had
             to be passed over.
     """
-    reading = _Reading(strict)
+    reading = _Reading(strict, first=first)
     _check_exist(paths)
     # Every entry is known first (folders are listed whole anyway), so that
     # the files are opened a few ahead and the kernel reads them meanwhile

@@ -65,6 +65,13 @@ class Engine(Protocol):
         has read the documents: an engine may start now what will make them."""
         ...
 
+    def first_read(self, detector: Detector, *, apart: bool = False) -> tuple[int, Callable[[Sequence[Document]], None]] | None:
+        """After :meth:`expect`: how many characters read make a first piece
+        of the features the engine may start on while the rest are read, and
+        what the reading calls with the documents read by then (once, the
+        first documents of those :meth:`features` is then given); None: none."""
+        ...
+
     def pair_spans(
         self, detector: Detector, a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures],
         jobs: Sequence[PairJob],

@@ -213,3 +213,16 @@ def test_a_file_named_dash_given_by_its_path_is_that_file(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result = read_documents(["./-"], stdin=io.BytesIO("standard input".encode("utf-8")))
     assert [(d.id, d.text) for d in result.documents] == [("./-", "a file")]
+
+
+def test_the_first_documents_are_handed_over_once_when_they_hold_enough_characters(tmp_path):
+    # read_documents' `first`: an engine starts on them while the rest are read.
+    for number, text in enumerate(["abc", "defg", "hi", "jklmnop", "q"]):
+        (tmp_path / f"{number}.txt").write_text(text, encoding="utf-8")
+    handed = []
+    result = read_documents([tmp_path], first=(7, handed.append))
+    assert len(handed) == 1
+    assert [d.text for d in handed[0]] == ["abc", "defg"]
+    assert all(a is b for a, b in zip(handed[0], result.documents))  # the same documents, the first ones
+    never = []
+    assert read_documents([tmp_path], first=(18, never.append)).documents == result.documents and never == []

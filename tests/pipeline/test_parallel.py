@@ -1,5 +1,6 @@
 """The local engine: worker processes give byte-identical output to one process."""
 
+import gc
 import io
 import multiprocessing
 import os
@@ -334,6 +335,35 @@ def test_features_expected_are_made_with_helpers_forked_before_the_documents(det
     engine.expect(detector)
     theirs = list(engine.features(other, documents))
     assert theirs == [other.features(d) for d in documents] != alone
+
+
+def test_the_first_documents_read_are_made_by_a_helper_while_the_rest_are_read(detector, sources, suspicious):
+    # first_read: the reading hands the first documents to a helper forked
+    # early; the features are the same, whoever made which.
+    documents = [*sources, *suspicious]
+    alone = [detector.features(d) for d in documents]
+    engine = _workers()
+    engine.expect(detector)
+    chars, hand = engine.first_read(detector, apart=True)
+    assert chars >= engine.min_chars * engine.workers
+    hand(documents[:3])
+    hand(documents[:5])  # once: the first call's documents are the first piece
+    assert engine._first is not None and len(engine._first[0]) == 3
+    docs = list(engine.features(detector, documents, apart=True))
+    assert docs == alone and engine.numbered_words(docs) is not None
+    # Other documents first, or another `apart`: the helpers end, the features are the same.
+    for first, apart in ((documents[1:4], True), (documents[:3], False)):
+        engine.expect(detector)
+        (helper,) = engine._early._processes
+        engine.first_read(detector, apart=apart)[1](first)
+        assert list(engine.features(detector, documents, apart=True)) == alone
+        helper.join(10)
+        assert not helper.is_alive()
+    assert LocalEngine(1).first_read(detector) is None  # no helper waits
+    engine.close()
+    del engine, hand  # its helpers for work apart, never sent any, end with it
+    gc.collect()
+    assert not multiprocessing.active_children()
 
 
 def test_helpers_expected_end_when_the_run_is_too_small_or_the_engine_closes(detector, sources):

@@ -208,6 +208,31 @@ def _bad_load(inherited):
     raise OSError("no dictionary")
 
 
+def test_the_first_piece_sent_alone_is_the_first_helpers_and_the_rest_are_shared():
+    # start_first: piece 0 made by the first helper while the caller makes
+    # the work's rest; start() then hands out pieces from 1; the same results.
+    odd = lambda number: 2 * number + 1  # noqa: E731
+    pieces = LaterPieces(_FORK, 2, odd)
+    pieces.start_first(_piece_with, 5)
+    with pytest.raises(RuntimeError, match="first"):
+        pieces.start_first(_piece_with, 5)
+    pieces.start(30, _piece_with, 3)
+    got = list(pieces.results(lambda number: _piece_with(odd, 3, number)))
+    assert [value for value, _ in got] == [5] + [3 * (2 * number + 1) for number in range(1, 30)]
+    assert got[0][1] == pieces._processes[0].pid
+    assert not multiprocessing.active_children()
+
+
+def test_a_failing_first_piece_raises_here_with_its_traceback():
+    pieces = LaterPieces(_FORK, 1, None)
+    pieces.start_first(_bad_piece, None)
+    pieces.start(3, _piece_with, 1)
+    with pytest.raises(RuntimeError, match="piece 0 is bad"):
+        list(pieces.results(lambda number: number))
+    pieces.close()
+    assert not multiprocessing.active_children()
+
+
 def test_later_pieces_prepare_what_they_inherited_as_soon_as_forked():
     # prepare() ran in the helper on its own copy, before the work came; a
     # failing one is left to the work.
