@@ -74,19 +74,22 @@ def _name(function: Any) -> str:
 def _wrap(log: _Log) -> None:
     """Wraps the calling process's stages and every work a helper runs."""
     import partialdup.cli.main  # noqa: F401
+    from partialdup.pipeline import beside as beside_module
     from partialdup.pipeline import detector, headlines, lookups, parallel, shared_work, tail
 
-    work_sent, serve, beside = shared_work._work_sent, shared_work._serve, shared_work._run_beside
+    work_sent, serve, beside = shared_work._work_sent, shared_work._serve, beside_module._run_beside
 
     def sent(conn: Any, parent: int) -> Any:
         work = work_sent(conn, parent)
         if isinstance(work, list):  # HelperProcess: (function, arguments) each
             return [(_timed(log, function, _name(function)), arguments) for function, arguments in work]
+        if isinstance(work, shared_work._FirstPiece):  # LaterPieces's first piece, sent alone
+            return work._replace(there=_timed(log, work.there, _name(work.there)))
         return work  # LaterPieces's (count, there, data): its pieces are timed by _serve
 
     shared_work._work_sent = sent
     shared_work._serve = lambda counter, results, there, count: serve(counter, results, _timed(log, there, _name(there)), count)
-    shared_work._run_beside = lambda work, writer: beside(_timed(log, work, _name(work)), writer)
+    beside_module._run_beside = lambda work, writer: beside(_timed(log, work, _name(work)), writer)
     stages = [
         (parallel.LocalEngine, "features", True), (detector.Detector, "_detect_lookups", False),
         (detector.Detector, "build_index", False), (lookups.LookupStage, "_side_searches", False),

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import io
 import pickle
-import threading
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, Sequence
+from typing import Any
 
-__all__ = ["received_message", "send_each", "send_message", "sent_by_thread"]
+__all__ = ["received_message", "send_message"]
 
 
 def send_message(conn: Any, message: Any) -> None:
@@ -60,31 +59,3 @@ def received_message(conn: Any) -> Any:
             conn.recv_bytes()
         buffers.append(buffer)
     return pickle.loads(head, buffers=buffers)
-
-
-def send_each(sends: Sequence[tuple[Any, Any, bool]]) -> None:
-    """:func:`send_message` of each ``(conn, message, close)``, in order,
-    ``conn`` closed after it when ``close``; a connection whose reader is
-    gone is passed over (its helper's results report it)."""
-    for conn, message, close in sends:
-        try:
-            send_message(conn, message)
-        except (BrokenPipeError, OSError):
-            pass
-        if close:
-            conn.close()
-
-
-def sent_by_thread(sends: Sequence[tuple[Any, Any, bool]], after: threading.Thread | None = None) -> threading.Thread:
-    """:func:`send_each` by a thread of its own, started now, once ``after``
-    (an earlier one) is done: a writer blocks once a pipe is full, until its
-    reader reads, which a busy helper does only between its works."""
-
-    def send() -> None:
-        if after is not None:
-            after.join()
-        send_each(sends)
-
-    thread = threading.Thread(target=send, daemon=True)
-    thread.start()
-    return thread

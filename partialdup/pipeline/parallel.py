@@ -62,7 +62,8 @@ from partialdup.pipeline.packing import held_as_numbers, pack_features, unpack_f
 from partialdup.pipeline.pool import (
     WorkerPool, features_chunk, features_piece, judge_chunk, load_tokenizer, pair_chunk, process_context, sent_documents,
 )
-from partialdup.pipeline.shared_work import BesideProcess, HelperProcess, LaterPieces, shared_pieces
+from partialdup.pipeline.beside import BesideProcess
+from partialdup.pipeline.shared_work import HelperProcess, LaterPieces, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart, inline_pieces
 from partialdup.pipeline.tail import PairJob, PairSpans
 
@@ -128,8 +129,9 @@ _CHUNKS_PER_WORKER = 16
 
 #: Characters read that make the first piece of the features, sent to a
 #: helper forked early while the rest are read (:meth:`LocalEngine.first_read`).
-#: The helper, its dictionaries loaded, waited for the whole read: 0.5 s of
-#: a core on the English bench corpus (10,663 files), 0.16 s on the Chinese.
+#: The helper, its dictionaries loaded, waited for the whole read: 0.16 s of
+#: a core on the Chinese bench corpus; on the English one up to 0.5 s when
+#: its 10,663 files came from a cold cache (0.25 s read from a warm one).
 FIRST_PIECE_CHARS = 1_000_000
 
 
@@ -235,7 +237,7 @@ class LocalEngine:
         dictionaries first (0.2 to 0.3 s). A run too small for them ends them."""
         context = process_context()
         if self.workers > 1 and self._early is None and context.get_start_method() == "fork":
-            self._early = LaterPieces(context, self.workers - 1, detector, prepare=load_tokenizer)
+            self._early = LaterPieces(context, self.workers - 1, detector, prepare=load_tokenizer, first=True)
 
     def first_read(self, detector: Detector, *, apart: bool = False) -> tuple[int, Callable[[Sequence[Document]], None]] | None:
         """Where the reading hands :meth:`expect`'s helpers their first
@@ -483,7 +485,7 @@ class LocalEngine:
 
     def beside(self, work: Callable[[], T], weight: int) -> Callable[[], T]:
         """``work`` run in a forked process beside this one, its result
-        piped back when asked for (:class:`~partialdup.pipeline.shared_work.BesideProcess`); here, when asked for,
+        piped back when asked for (:class:`~partialdup.pipeline.beside.BesideProcess`); here, when asked for,
         with one job, for less than ``min_beside`` sentences (``weight``), or
         where processes are not forked (a spawned process would have to be
         sent the work's documents)."""

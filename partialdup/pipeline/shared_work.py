@@ -1,7 +1,7 @@
 """Work shared with forked helpers: numbered pieces of one work taken in
 turn by the calling process and its helpers (:func:`shared_pieces`), and
-one work run beside the caller (:class:`BesideProcess`), and work sent
-later to a process forked early (:class:`HelperProcess`).
+work sent later to a process forked early (:class:`HelperProcess`). One
+work run beside the caller is :mod:`partialdup.pipeline.beside`'s.
 
 A pool of ``N`` workers leaves the calling process waiting, or busy only
 with unpickling what the workers send back, while the other cores compute:
@@ -30,12 +30,13 @@ import traceback
 import weakref
 from contextlib import contextmanager
 from functools import partial
+from types import SimpleNamespace
 from typing import Any, Callable, Generic, Iterator, NamedTuple, Sequence, TypeVar
 
 from partialdup.core.heap import release_free_memory
-from partialdup.pipeline.messages import received_message, send_each, send_message, sent_by_thread
+from partialdup.pipeline.messages import received_message, send_message
 
-__all__ = ["BesideProcess", "HelperProcess", "LaterPieces", "as_helper", "shared_pieces", "frozen_heap"]
+__all__ = ["HelperProcess", "LaterPieces", "as_helper", "end_process", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -114,19 +115,25 @@ class LaterPieces(Generic[R]):
             forked, while it waits for the work (loading what the work will
             need, while the caller makes the work); a failure is left for
             the work itself to meet and report.
+        first: Whether :meth:`start_first` may send a first piece: the
+            helpers then read what they are sent by a thread of their own,
+            as it comes (one more thread, one more malloc arena: the near
+            misses' helper held 16 MB more with it, en bench corpus).
     """
 
-    def __init__(self, context: Any, helpers: int, inherited: Any, prepare: Callable[[Any], object] | None = None) -> None:
+    def __init__(
+        self, context: Any, helpers: int, inherited: Any, prepare: Callable[[Any], object] | None = None, first: bool = False,
+    ) -> None:
         self.inherited = inherited
+        self._first = first
         self._counter = context.Value("i", 0)
         self._results = context.Queue()
         self._count = 0
-        self._sending: threading.Thread | None = None  # what start_first() and start() send
         self._senders: list[Any] = []
         self._processes = []
         for _ in range(helpers):
             reader, sender = context.Pipe(duplex=False)
-            args = (reader, os.getpid(), self._counter, self._results, inherited, prepare)
+            args = (reader, os.getpid(), self._counter, self._results, inherited, prepare, first)
             self._processes.append(context.Process(target=_serve_later, args=args, daemon=True))
             self._senders.append(sender)
         self._ending = weakref.finalize(self, _end_pieces, self._processes, self._results, True)
@@ -138,28 +145,31 @@ class LaterPieces(Generic[R]):
         """Sends piece 0 alone, before the work is whole, to the first
         helper, which computes it as ``there(inherited, data, 0)`` at once
         (the caller goes on making the rest); :meth:`start` then sends the
-        other pieces, from 1. Once, before :meth:`start`.
-
-        Sent by a thread, as :meth:`start`'s work then is: a helper reads
-        its pipe only between its works (loading its dictionaries, making
-        the first piece), and a writer blocks once the pipe is full: the
-        caller waited 0.5 s for the first piece's end (zh bench corpus)."""
-        if self._counter.value or self._count:
-            raise RuntimeError("the first piece goes first, once")
+        other pieces, from 1. Once, before :meth:`start`. (A helper reads
+        what it is sent as it comes, by a thread of its own, whatever it is
+        doing: a writer blocks once a pipe is full, and the caller waited
+        0.5 s for the end of the first piece, zh bench corpus, when the
+        helper read its pipe between its works.)"""
+        if not self._first or self._counter.value or self._count:
+            raise RuntimeError("the first piece goes first, once, to helpers made for it")
         self._counter.value = 1  # taken: the first helper's
-        self._sending = sent_by_thread([(self._senders[0], _FirstPiece(there, data), False)])
+        try:
+            send_message(self._senders[0], _FirstPiece(there, data))
+        except (BrokenPipeError, OSError):
+            pass  # a helper gone: results() reports it
 
     def start(self, count: int, there: Callable[[Any, Any, int], Any], data: Any) -> None:
         """Sends the work: pieces ``0 .. count - 1``, piece ``k`` computed
         in a helper as ``there(inherited, data, k)`` (``there`` a
         module-level function; ``data`` pickled, once per helper); from
-        piece 1 when :meth:`start_first` sent piece 0, by a thread."""
+        piece 1 when :meth:`start_first` sent piece 0."""
         self._count = count
-        sends = [(sender, (count, there, data), True) for sender in self._senders]
-        if self._sending is None:
-            send_each(sends)
-        else:
-            self._sending = sent_by_thread(sends, after=self._sending)
+        for sender in self._senders:
+            try:
+                send_message(sender, (count, there, data))
+            except (BrokenPipeError, OSError):
+                pass  # a helper gone: results() reports it
+            sender.close()
 
     def results(self, here: Callable[[int], R], back: Callable[[int, Any], R] | None = None) -> Iterator[R]:
         """Every piece's result in order, as :func:`shared_pieces` yields
@@ -174,8 +184,6 @@ class LaterPieces(Generic[R]):
 
     def _joined(self) -> None:
         # Every result read: the helpers end by themselves.
-        if self._sending is not None:
-            self._sending.join()
         if self._ending.detach() is not None:
             _end_pieces(self._processes, self._results, False)
 
@@ -186,14 +194,17 @@ class LaterPieces(Generic[R]):
 
 def _serve_later(
     reader: Any, parent: int, counter: Any, results: Any, inherited: Any, prepare: Callable[[Any], object] | None,
+    first: bool,
 ) -> None:
     as_helper()
+    # Read as sent, while this helper prepares or makes the first piece; else when asked for.
+    inbox: Any = _inbox(reader, parent) if first else SimpleNamespace(get=partial(_work_sent, reader, parent))
     if prepare is not None:
         try:
             prepare(inherited)
         except Exception:  # noqa: BLE001, S110 - the work meets it again, and reports it
             pass
-    work = _work_sent(reader, parent)
+    work = inbox.get()
     if isinstance(work, _FirstPiece):
         try:
             results.put((0, True, work.there(inherited, work.data, 0)))
@@ -202,12 +213,27 @@ def _serve_later(
             return
         del work
         release_free_memory()
-        work = _work_sent(reader, parent)
+        work = inbox.get()
     if work is None:
         return
     count, there, data = work
     release_free_memory()  # the message's bytes, read
     _serve(counter, results, partial(there, inherited, data), count)
+
+
+def _inbox(conn: Any, parent: int) -> queue.SimpleQueue[Any]:
+    """The works sent through ``conn``, read by a thread as they come: a
+    first piece, then the work (or None: the caller is gone or sent none).
+    The helper forks nothing: its thread is safe."""
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def read() -> None:
+        while isinstance(work := _work_sent(conn, parent), _FirstPiece):
+            inbox.put(work)
+        inbox.put(work)
+
+    threading.Thread(target=read, daemon=True).start()
+    return inbox
 
 
 class _FirstPiece(NamedTuple):
@@ -353,43 +379,9 @@ def _arrived(results: Any, *, block: bool, processes: Sequence[Any] = ()) -> tup
     return number, value
 
 
-class BesideProcess(Generic[T]):
-    """``work()`` in a forked process, started at once; calling the object
-    waits for the result (sent back pickled through a pipe) and returns it.
-    A result never asked for ends the process when the object goes."""
-
-    def __init__(self, context: Any, work: Callable[[], T]) -> None:
-        self._reader, writer = context.Pipe(duplex=False)
-        self._process = context.Process(target=_run_beside, args=(work, writer), daemon=True)
-        with frozen_heap():
-            self._process.start()
-        writer.close()  # the child's end: EOF here if the child dies
-        self._ending = weakref.finalize(self, _end_beside, self._process, self._reader)
-
-    def __call__(self) -> T:
-        try:
-            ok, value = self._reader.recv()
-        except EOFError:
-            ok, value = False, "it ended without sending its result"
-        self._process.join()  # it ends once its result is sent (or it died)
-        self._ending()
-        if not ok:
-            raise RuntimeError(f"the side process failed:\n{value}")
-        return value  # type: ignore[no-any-return]
-
-
-def _run_beside(work: Callable[[], Any], writer: Any) -> None:
-    as_helper()
-    try:
-        outcome = (True, work())
-    except BaseException:  # noqa: BLE001 - reported to the caller, which raises
-        outcome = (False, traceback.format_exc())
-    writer.send(outcome)
-    writer.close()
-
-
-def _end_beside(process: Any, reader: Any) -> None:
-    # The result was read (the process has ended) or never will be: end it.
+def end_process(process: Any, reader: Any) -> None:
+    """Close ``reader`` and end ``process``: its result was read (it has
+    ended) or never will be."""
     reader.close()
     if process.is_alive():
         process.terminate()
@@ -416,7 +408,7 @@ class HelperProcess:
             self._process.start()
         child.close()  # the child's end: EOF here if the child dies
         self._results: list[tuple[bool, Any] | None] = []
-        self._ending = weakref.finalize(self, _end_beside, self._process, self._conn)
+        self._ending = weakref.finalize(self, end_process, self._process, self._conn)
 
     def run(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
         """Sends the batch (once per helper): each work a module-level

@@ -73,20 +73,3 @@ def test_a_message_goes_to_a_forked_process_and_back():
     _same(back, message)
     assert back["columns"].words == message["columns"].words
     assert np.array_equal(back["columns"].columns, message["columns"].columns)
-
-
-def test_messages_sent_by_a_thread_come_in_order_while_the_sender_goes_on():
-    # The reader reads late (a busy helper): the caller is not held up, and a
-    # second thread's messages come after the first's, the connection closed.
-    from partialdup.pipeline.messages import sent_by_thread
-
-    reader, writer = multiprocessing.Pipe(duplex=False)
-    big = np.arange(300_000, dtype=np.int64)  # more than a pipe holds: its writer waits for the reader
-    first = sent_by_thread([(writer, ("first", big), False)])
-    second = sent_by_thread([(writer, ("second", big[:5]), True)], after=first)
-    assert first.is_alive() and second.is_alive()  # both wait, the caller does not
-    assert received_message(reader)[0] == "first"
-    label, values = received_message(reader)
-    assert label == "second" and values.tolist() == [0, 1, 2, 3, 4]
-    second.join(5)
-    assert not second.is_alive() and writer.closed

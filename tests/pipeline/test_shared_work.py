@@ -212,7 +212,7 @@ def test_the_first_piece_sent_alone_is_the_first_helpers_and_the_rest_are_shared
     # start_first: piece 0 made by the first helper while the caller makes
     # the work's rest; start() then hands out pieces from 1; the same results.
     odd = lambda number: 2 * number + 1  # noqa: E731
-    pieces = LaterPieces(_FORK, 2, odd)
+    pieces = LaterPieces(_FORK, 2, odd, first=True)
     pieces.start_first(_piece_with, 5)
     with pytest.raises(RuntimeError, match="first"):
         pieces.start_first(_piece_with, 5)
@@ -223,8 +223,35 @@ def test_the_first_piece_sent_alone_is_the_first_helpers_and_the_rest_are_shared
     assert not multiprocessing.active_children()
 
 
+_PREPARED = _FORK.Event()
+
+
+def _slow_prepare(inherited):
+    time.sleep(2)
+    _PREPARED.set()
+
+
+def _sum_piece(inherited, data, number):
+    return int(data.sum()) + number
+
+
+def test_a_helper_reads_what_it_is_sent_while_it_prepares():
+    # The first piece, more than a pipe holds, is read by the helper's own
+    # thread as it comes: the caller is not held while the helper prepares.
+    import numpy as np
+
+    pieces = LaterPieces(_FORK, 1, None, prepare=_slow_prepare, first=True)
+    pieces.start_first(_sum_piece, np.ones(500_000, dtype=np.int64))
+    assert not _PREPARED.is_set()
+    pieces.start(2, _sum_piece, np.ones(3, dtype=np.int64))
+    assert list(pieces.results(lambda number: _sum_piece(None, np.ones(3, dtype=np.int64), number))) == [500_000, 4]
+    assert _PREPARED.is_set() and not multiprocessing.active_children()
+
+
 def test_a_failing_first_piece_raises_here_with_its_traceback():
-    pieces = LaterPieces(_FORK, 1, None)
+    with pytest.raises(RuntimeError, match="made for it"):
+        LaterPieces(_FORK, 1, None).start_first(_bad_piece, None)  # its helpers would not read it
+    pieces = LaterPieces(_FORK, 1, None, first=True)
     pieces.start_first(_bad_piece, None)
     pieces.start(3, _piece_with, 1)
     with pytest.raises(RuntimeError, match="piece 0 is bad"):
