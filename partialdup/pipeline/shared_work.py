@@ -39,7 +39,6 @@ from partialdup.pipeline.messages import received_message, send_message
 __all__ = ["HelperProcess", "LaterPieces", "as_helper", "end_process", "shared_pieces", "frozen_heap"]
 
 R = TypeVar("R")
-T = TypeVar("T")
 
 #: Seconds a wait for a helper's result lasts before the helpers are checked
 #: (one that died without sending its result would make the wait endless).
@@ -210,6 +209,8 @@ def _serve_later(
             results.put((0, True, work.there(inherited, work.data, 0)))
         except BaseException:  # noqa: BLE001 - reported to the caller, which raises
             results.put((0, False, traceback.format_exc()))
+            results.close()
+            results.join_thread()  # written to the pipe before the helper ends (as _serve's)
             return
         del work
         release_free_memory()
