@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Sequence
-from typing import Any, Iterable, Iterator, Optional, overload
+from typing import Any, Iterable, Iterator
 
 import numpy as np
+
+from partialdup.core.text_sequence import TextSequence
 
 __all__ = ["JoinedTexts"]
 
 
-class JoinedTexts(Sequence[Optional[str]]):
+class JoinedTexts(TextSequence):
     """Texts laid end to end in one string of UTF-8 bytes; a sequence of
     the texts (None where a text is absent), each decoded when it is read.
 
@@ -50,15 +52,7 @@ class JoinedTexts(Sequence[Optional[str]]):
     def __len__(self) -> int:
         return len(self._ends)
 
-    @overload
-    def __getitem__(self, number: int) -> str | None: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[str | None]: ...
-
-    def __getitem__(self, number: int | slice) -> str | None | list[str | None]:
-        if isinstance(number, slice):
-            return [self[k] for k in range(*number.indices(len(self)))]
+    def _text(self, number: int) -> str | None:
         if self._absent[number]:
             return None
         end = int(self._ends[number])

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Callable, Iterator, Optional, Sequence, TypeVar, overload
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
 from partialdup.core.arrays import dense_numbers, sorted_isin
 from partialdup.core.joined_texts import JoinedTexts
+from partialdup.core.text_sequence import TextSequence
 from partialdup.core.heap import release_free_memory
 from partialdup.core.types import Bag, DocumentFeatures, SentenceOffsets
 from partialdup.index.inverted import entry_columns, entry_keys
@@ -345,7 +346,7 @@ class LookupStage(HeadlineStage):
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
 
-class _SentenceTexts(Sequence[Optional[str]]):
+class _SentenceTexts(TextSequence):
     """The texts of the sentences at some index keys (``distinct``), read
     from the documents when asked for (None: the document came without)."""
 
@@ -355,15 +356,7 @@ class _SentenceTexts(Sequence[Optional[str]]):
     def __len__(self) -> int:
         return len(self._distinct)
 
-    @overload
-    def __getitem__(self, number: int) -> str | None: ...
-
-    @overload
-    def __getitem__(self, number: slice) -> list[str | None]: ...
-
-    def __getitem__(self, number: int | slice) -> str | None | list[str | None]:
-        if isinstance(number, slice):
-            return [self[k] for k in range(*number.indices(len(self)))]
+    def _text(self, number: int) -> str | None:
         document, index = self._keys[int(self._distinct[number])]
         return _sentence_text(self._docs[document], index)
 
