@@ -143,8 +143,9 @@ def edited_copies(
     memo: dict,
 ) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
     """The loose candidates whose words make an edited copy, with whether
-    each is tentative (see :meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`)."""
-    return detector._edited_copies(records, a_docs, b_docs)
+    each is tentative (see :meth:`~partialdup.pipeline.edits.EditedStage._edited_copies`);
+    ``memo`` keeps the sentences' words."""
+    return detector._edited_copies(records, a_docs, b_docs, memo)
 
 
 def inline_pieces(

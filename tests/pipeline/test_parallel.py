@@ -204,6 +204,18 @@ def test_verdicts_in_workers_equal_the_serial_ones(detector, pending, judge, mon
     assert started == [1]  # one helper beside this process
 
 
+def test_edited_verdicts_with_a_memo_kept_across_chunks_equal_one_pass(detector, pending):
+    # A worker keeps each sentence's words from one chunk to the next.
+    features, _, loose = pending
+    whole = edited_copies(detector, features, features, loose, {})
+    memo: dict = {}
+    chunks = [edited_copies(detector, features, features, loose[k : k + 5], memo) for k in range(0, len(loose), 5)]
+    assert [record for chunk in chunks for record in chunk] == whole
+    assert set(memo) == {"a"}  # one collection: one side's words
+    named = {key for first, second, _ in loose for key in (first, second)}
+    assert set(memo["a"]) == named and all(words == features[d].words[s] for (d, s), words in memo["a"].items())
+
+
 @pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
 def test_records_still_to_filter_are_filtered_and_judged_in_pieces_as_in_one_process(detector, pending, judge, monkeypatch):
     # Pending records (a filter the helpers inherit) read by ranges: every
