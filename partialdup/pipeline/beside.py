@@ -10,7 +10,7 @@ import traceback
 import weakref
 from typing import Any, Callable, Generic, TypeVar
 
-from partialdup.pipeline.shared_work import as_helper, end_process, frozen_heap
+from partialdup.pipeline.forking import as_helper, end_process, frozen_heap
 
 __all__ = ["BesideProcess"]
 

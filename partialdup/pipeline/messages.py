@@ -23,10 +23,53 @@ from __future__ import annotations
 
 import io
 import pickle
+import sys
+from contextlib import contextmanager
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+from typing import Any, Iterator
 
-__all__ = ["received_message", "send_message"]
+__all__ = ["PIPE_BYTES", "prompt_reading", "received_message", "roomy_pipe", "send_message"]
+
+#: Bytes a pipe to a helper is asked to hold (Linux's default is 64 KB;
+#: 1 MB is what an unprivileged process may ask for by default). A helper
+#: that reads a large message while its main thread works takes the
+#: interpreter's lock once per pipe's worth: the rest of the Chinese bench
+#: corpus's texts, sent while a helper made the first piece, held the
+#: caller 0.16-0.18 s with 64 KB, 0.06 s with a prompter hand-over
+#: (:func:`prompt_reading`), 0.03 s with both (docs/benchmark.md, session 47).
+PIPE_BYTES = 1 << 20
+
+#: The interpreter's switch interval (seconds) while a thread reads a pipe
+#: beside a working main thread (:func:`prompt_reading`); Python's is 0.005.
+_PROMPT_SWITCH = 0.0001
+
+
+def roomy_pipe(context: Any) -> tuple[Any, Any]:
+    """``context.Pipe(duplex=False)`` (reader, sender) whose buffer holds
+    :data:`PIPE_BYTES` where the system lets it (Linux), else as it is."""
+    reader, sender = context.Pipe(duplex=False)
+    try:
+        import fcntl
+
+        fcntl.fcntl(sender.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):  # not Linux, or over the user's pipe quota: the default
+        pass
+    return reader, sender
+
+
+@contextmanager
+def prompt_reading() -> Iterator[None]:
+    """Around a thread's reading of a pipe while the process's main thread
+    works: each time the reader has bytes to take, the worker hands it the
+    interpreter's lock within 0.1 ms instead of 5 (a switch is made only when
+    the reader asks: the main thread is not slowed otherwise). The interval
+    is the process's: one such reader at a time."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(_PROMPT_SWITCH)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def send_message(conn: Any, message: Any) -> None:

@@ -22,7 +22,7 @@ from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.word_columns import PieceWords
 from partialdup.methods.base import Method
 from partialdup.pipeline.packing import pack_features
-from partialdup.pipeline.shared_work import as_helper, frozen_heap
+from partialdup.pipeline.forking import as_helper, frozen_heap
 from partialdup.pipeline.sidework import Judge
 from partialdup.pipeline.tail import PairJob, PairSpans
 

@@ -21,22 +21,20 @@ nothing is pickled on the way there).
 
 from __future__ import annotations
 
-import gc
 import os
 import queue
-import signal
 import threading
 import traceback
 import weakref
-from contextlib import contextmanager
 from functools import partial
 from types import SimpleNamespace
 from typing import Any, Callable, Generic, Iterator, NamedTuple, Sequence, TypeVar
 
 from partialdup.core.heap import release_free_memory
-from partialdup.pipeline.messages import received_message, send_message
+from partialdup.pipeline.forking import as_helper, end_process, frozen_heap
+from partialdup.pipeline.messages import prompt_reading, received_message, roomy_pipe, send_message
 
-__all__ = ["HelperProcess", "LaterPieces", "as_helper", "end_process", "shared_pieces", "frozen_heap"]
+__all__ = ["HelperProcess", "LaterPieces", "shared_pieces"]
 
 R = TypeVar("R")
 
@@ -130,15 +128,20 @@ class LaterPieces(Generic[R]):
         self._count = 0
         self._senders: list[Any] = []
         self._processes = []
+        self._sending: threading.Thread | None = None  # the first piece's (start_first)
+        readers = []
         for _ in range(helpers):
-            reader, sender = context.Pipe(duplex=False)
+            reader, sender = roomy_pipe(context)
             args = (reader, os.getpid(), self._counter, self._results, inherited, prepare, first)
             self._processes.append(context.Process(target=_serve_later, args=args, daemon=True))
             self._senders.append(sender)
+            readers.append(reader)
         self._ending = weakref.finalize(self, _end_pieces, self._processes, self._results, True)
         with frozen_heap():
             for process in self._processes:
                 process.start()
+        for reader in readers:  # the helpers' own: a helper gone makes a write here fail, not wait
+            reader.close()
 
     def start_first(self, there: Callable[[Any, Any, int], Any], data: Any) -> None:
         """Sends piece 0 alone, before the work is whole, to the first
@@ -148,14 +151,22 @@ class LaterPieces(Generic[R]):
         what it is sent as it comes, by a thread of its own, whatever it is
         doing: a writer blocks once a pipe is full, and the caller waited
         0.5 s for the end of the first piece, zh bench corpus, when the
-        helper read its pipe between its works.)"""
-        if not self._first or self._counter.value or self._count:
+        helper read its pipe between its works.)
+
+        The piece is written by a thread of the caller's, which
+        :meth:`start` and :meth:`close` join: the helper may still be
+        loading its dictionaries, which holds its interpreter's lock (the
+        caller waited 0.06-0.09 s, zh bench corpus), and no process is
+        forked while the thread writes (it would be copied mid-write)."""
+        if not self._first or self._counter.value or self._count or self._sending is not None:
             raise RuntimeError("the first piece goes first, once, to helpers made for it")
         self._counter.value = 1  # taken: the first helper's
-        try:
-            send_message(self._senders[0], _FirstPiece(there, data))
-        except (BrokenPipeError, OSError):
-            pass  # a helper gone: results() reports it
+        self._sending = threading.Thread(target=_send_quietly, args=(self._senders[0], _FirstPiece(there, data)), daemon=True)
+        self._sending.start()
+
+    def _first_sent(self) -> None:
+        if self._sending is not None:
+            self._sending.join()
 
     def start(self, count: int, there: Callable[[Any, Any, int], Any], data: Any) -> None:
         """Sends the work: pieces ``0 .. count - 1``, piece ``k`` computed
@@ -163,11 +174,9 @@ class LaterPieces(Generic[R]):
         module-level function; ``data`` pickled, once per helper); from
         piece 1 when :meth:`start_first` sent piece 0."""
         self._count = count
+        self._first_sent()
         for sender in self._senders:
-            try:
-                send_message(sender, (count, there, data))
-            except (BrokenPipeError, OSError):
-                pass  # a helper gone: results() reports it
+            _send_quietly(sender, (count, there, data))
             sender.close()
 
     def results(self, here: Callable[[int], R], back: Callable[[int, Any], R] | None = None) -> Iterator[R]:
@@ -189,6 +198,7 @@ class LaterPieces(Generic[R]):
     def close(self) -> None:
         """End the helpers at once, whatever they are doing."""
         self._ending()
+        self._first_sent()  # its helper gone, the write fails
 
 
 def _serve_later(
@@ -229,12 +239,20 @@ def _inbox(conn: Any, parent: int) -> queue.SimpleQueue[Any]:
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     def read() -> None:
-        while isinstance(work := _work_sent(conn, parent), _FirstPiece):
-            inbox.put(work)
+        with prompt_reading():  # beside this helper's work (messages.PIPE_BYTES)
+            while isinstance(work := _work_sent(conn, parent), _FirstPiece):
+                inbox.put(work)
         inbox.put(work)
 
     threading.Thread(target=read, daemon=True).start()
     return inbox
+
+
+def _send_quietly(conn: Any, message: Any) -> None:
+    try:
+        send_message(conn, message)
+    except (BrokenPipeError, OSError):
+        pass  # a helper gone: results() reports it
 
 
 class _FirstPiece(NamedTuple):
@@ -262,47 +280,6 @@ def _end_pieces(processes: Sequence[Any], results: Any, terminate: bool) -> None
             process.terminate()
         process.join()
     results.close()
-
-
-#: The signals held across a fork (:func:`frozen_heap`) until the child has
-#: its own handlers (:func:`as_helper`).
-_HELD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-def as_helper() -> None:
-    """In a forked helper or worker: the calling process answers Ctrl-C and
-    SIGTERM and ends its helpers, which must not run the handlers they
-    inherited. The signals held since the fork (:func:`frozen_heap`) come
-    now: a SIGTERM met before would have run the caller's handler in the
-    helper, or been lost (a helper ended right after it was forked then
-    waited for ever)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
-
-
-@contextmanager
-def frozen_heap() -> Iterator[None]:
-    """Around a fork: the calling process's objects moved to the garbage
-    collector's permanent generation, so that a forked child's collections
-    do not walk them, writing to every page it shares with its parent
-    (copy-on-write would copy them all: the documents' features, hundreds
-    of megabytes); the parent's own collections see them again afterwards.
-    The memory the parent freed is given back to the system first: a child
-    forked late kept those pages too, and allocating into them copied them
-    (zh tail: 598 → 539–567 MB peak, docs/benchmark.md, session 24).
-    Ctrl-C and SIGTERM are held meanwhile: a child gets them once it has
-    its own handlers (:func:`as_helper`); the caller gets them on the way out."""
-    release_free_memory()
-    gc.freeze()
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
-    try:
-        yield
-    finally:
-        if held is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        gc.unfreeze()
 
 
 def _claim(counter: Any, count: int) -> int | None:
@@ -378,15 +355,6 @@ def _arrived(results: Any, *, block: bool, processes: Sequence[Any] = ()) -> tup
     if not ok:
         raise RuntimeError(f"a worker process failed:\n{value}")
     return number, value
-
-
-def end_process(process: Any, reader: Any) -> None:
-    """Close ``reader`` and end ``process``: its result was read (it has
-    ended) or never will be."""
-    reader.close()
-    if process.is_alive():
-        process.terminate()
-    process.join()
 
 
 class HelperProcess:

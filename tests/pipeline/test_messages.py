@@ -1,6 +1,7 @@
 """Messages sent to helpers with their arrays out of band (pipeline/messages.py), through real pipes and processes."""
 
 import multiprocessing
+import sys
 import threading
 from types import SimpleNamespace
 
@@ -9,7 +10,7 @@ import pytest
 
 from partialdup.core.joined_texts import JoinedTexts
 from partialdup.index.word_columns import WordColumns
-from partialdup.pipeline.messages import received_message, send_message
+from partialdup.pipeline.messages import PIPE_BYTES, prompt_reading, received_message, roomy_pipe, send_message
 
 from tests.paths import SAMPLES
 
@@ -73,3 +74,29 @@ def test_a_message_goes_to_a_forked_process_and_back():
     _same(back, message)
     assert back["columns"].words == message["columns"].words
     assert np.array_equal(back["columns"].columns, message["columns"].columns)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are Linux's")
+def test_a_roomy_pipe_holds_a_megabyte_and_carries_messages():
+    import fcntl
+
+    reader, writer = roomy_pipe(multiprocessing.get_context("fork"))
+    assert fcntl.fcntl(writer.fileno(), fcntl.F_GETPIPE_SZ) >= PIPE_BYTES
+    writer.send_bytes(b"x" * (PIPE_BYTES - 1024))  # no reader yet: held by the pipe, no wait
+    assert reader.recv_bytes() == b"x" * (PIPE_BYTES - 1024)
+    message, got = _message(), {}
+    receiver = threading.Thread(target=lambda: got.update(received_message(reader)))
+    receiver.start()
+    send_message(writer, message)
+    receiver.join()
+    _same(got, message)
+
+
+def test_prompt_reading_shortens_the_switch_interval_and_gives_it_back():
+    before = sys.getswitchinterval()
+    with prompt_reading():
+        assert sys.getswitchinterval() < before
+    assert sys.getswitchinterval() == before
+    with pytest.raises(EOFError), prompt_reading():
+        raise EOFError
+    assert sys.getswitchinterval() == before

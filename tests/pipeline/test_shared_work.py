@@ -1,5 +1,6 @@
 """Pieces of work shared by the calling process and forked helpers."""
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -246,6 +247,42 @@ def test_a_helper_reads_what_it_is_sent_while_it_prepares():
     pieces.start(2, _sum_piece, np.ones(3, dtype=np.int64))
     assert list(pieces.results(lambda number: _sum_piece(None, np.ones(3, dtype=np.int64), number))) == [500_000, 4]
     assert _PREPARED.is_set() and not multiprocessing.active_children()
+
+
+def _prepare_holding_the_lock(inherited):
+    # A C call that keeps the interpreter's lock (as a tokenizer's Rust
+    # dictionary build does): the helper's reading thread cannot run meanwhile.
+    ctypes.PyDLL(None).usleep(1_500_000)
+    _PREPARED.set()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="libc's usleep through ctypes")
+def test_the_first_piece_is_sent_while_the_helper_holds_its_lock():
+    # More than a pipe holds, sent to a helper that cannot read it yet: the
+    # caller goes on at once (a thread of its own writes it); start() waits
+    # for that write before anything else is sent.
+    import numpy as np
+
+    _PREPARED.clear()
+    pieces = LaterPieces(_FORK, 1, None, prepare=_prepare_holding_the_lock, first=True)
+    time.sleep(0.2)  # the helper is in its prepare
+    pieces.start_first(_sum_piece, np.ones(1_000_000, dtype=np.int64))
+    assert not _PREPARED.is_set()
+    pieces.start(2, _sum_piece, np.ones(3, dtype=np.int64))
+    assert list(pieces.results(lambda number: _sum_piece(None, np.ones(3, dtype=np.int64), number))) == [1_000_000, 4]
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="libc's usleep through ctypes")
+def test_closing_ends_a_first_piece_still_being_written():
+    # The helper ended before it read the piece: the write fails (the
+    # caller holds no reading end of its own) and close() returns.
+    import numpy as np
+
+    pieces = LaterPieces(_FORK, 1, None, prepare=_prepare_holding_the_lock, first=True)
+    pieces.start_first(_sum_piece, np.ones(1_000_000, dtype=np.int64))
+    pieces.close()
+    assert not pieces._sending.is_alive() and not multiprocessing.active_children()
 
 
 def test_a_failing_first_piece_raises_here_with_its_traceback():
