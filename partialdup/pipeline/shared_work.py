@@ -129,10 +129,10 @@ class LaterPieces(Generic[R]):
         self._senders: list[Any] = []
         self._processes = []
         self._sending: threading.Thread | None = None  # the first piece's (start_first)
-        readers = []
-        for _ in range(helpers):
+        readers: list[Any] = []
+        for k in range(helpers):
             reader, sender = roomy_pipe(context)
-            args = (reader, os.getpid(), self._counter, self._results, inherited, prepare, first)
+            args = (readers, k, os.getpid(), self._counter, self._results, inherited, prepare, first)
             self._processes.append(context.Process(target=_serve_later, args=args, daemon=True))
             self._senders.append(sender)
             readers.append(reader)
@@ -140,7 +140,7 @@ class LaterPieces(Generic[R]):
         with frozen_heap():
             for process in self._processes:
                 process.start()
-        for reader in readers:  # the helpers' own: a helper gone makes a write here fail, not wait
+        for reader in readers:  # each helper's own (_serve_later): a helper gone makes a write here fail, not wait
             reader.close()
 
     def start_first(self, there: Callable[[Any, Any, int], Any], data: Any) -> None:
@@ -166,7 +166,7 @@ class LaterPieces(Generic[R]):
 
     def _first_sent(self) -> None:
         if self._sending is not None:
-            self._sending.join()
+            self._sending.join()  # its helper gone, the write fails (see _serve_later)
 
     def start(self, count: int, there: Callable[[Any, Any, int], Any], data: Any) -> None:
         """Sends the work: pieces ``0 .. count - 1``, piece ``k`` computed
@@ -202,10 +202,16 @@ class LaterPieces(Generic[R]):
 
 
 def _serve_later(
-    reader: Any, parent: int, counter: Any, results: Any, inherited: Any, prepare: Callable[[Any], object] | None,
-    first: bool,
+    readers: Sequence[Any], number: int, parent: int, counter: Any, results: Any, inherited: Any,
+    prepare: Callable[[Any], object] | None, first: bool,
 ) -> None:
     as_helper()
+    # Its own pipe's reading end kept, the other helpers' closed: a helper
+    # gone leaves no reader of its pipe, and a write to it fails.
+    reader = readers[number]
+    for other in readers:
+        if other is not reader:
+            other.close()
     # Read as sent, while this helper prepares or makes the first piece; else when asked for.
     inbox: Any = _inbox(reader, parent) if first else SimpleNamespace(get=partial(_work_sent, reader, parent))
     if prepare is not None:

@@ -285,6 +285,22 @@ def test_closing_ends_a_first_piece_still_being_written():
     assert not pieces._sending.is_alive() and not multiprocessing.active_children()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="libc's usleep through ctypes")
+def test_a_first_helper_killed_before_it_reads_its_piece_is_reported_not_waited_for():
+    # The second helper, forked after the first one's pipe was made, closes
+    # its copy of that pipe's reading end: the write fails, nothing waits.
+    import numpy as np
+
+    pieces = LaterPieces(_FORK, 2, None, prepare=_prepare_holding_the_lock, first=True)
+    pieces.start_first(_sum_piece, np.ones(1_000_000, dtype=np.int64))
+    os.kill(pieces._processes[0].pid, signal.SIGKILL)
+    pieces.start(3, _sum_piece, np.ones(3, dtype=np.int64))
+    with pytest.raises(RuntimeError):
+        list(pieces.results(lambda number: _sum_piece(None, np.ones(3, dtype=np.int64), number)))
+    pieces.close()
+    assert not multiprocessing.active_children()
+
+
 def test_a_failing_first_piece_raises_here_with_its_traceback():
     with pytest.raises(RuntimeError, match="made for it"):
         LaterPieces(_FORK, 1, None).start_first(_bad_piece, None)  # its helpers would not read it
