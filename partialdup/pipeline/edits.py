@@ -313,7 +313,7 @@ class EditedStage(DetectorBase):
         edited copy, in order: a pure function of the pairs' words, which a
         worker process may compute for a chunk of them. ``memo``: the
         sentences' words read so far, kept from one chunk to the next (by
-        a worker; for these documents only)."""
+        a worker); read again for other documents."""
         assert self._edited is not None
         check = self._edited
         # Bound once: a million records on the English bench corpus.
@@ -324,8 +324,8 @@ class EditedStage(DetectorBase):
         # 59,434 sentences' words; a document's words make the tuple on
         # each read, core/word_lines.py).
         memo = {} if memo is None else memo
-        a_words_of = memo.setdefault("a", _SentenceWords(a_docs))
-        b_words_of = a_words_of if b_docs is a_docs else memo.setdefault("b", _SentenceWords(b_docs))
+        a_words_of = _SentenceWords.kept(memo, "a", a_docs)
+        b_words_of = a_words_of if b_docs is a_docs else _SentenceWords.kept(memo, "b", b_docs)
         accepted = []
         for first, second, score in loose:
             a_words, b_words = a_words_of[first], b_words_of[second]
@@ -386,6 +386,14 @@ class _SentenceWords(dict):
     def __init__(self, docs: Sequence[DocumentFeatures]) -> None:
         super().__init__()
         self._docs = docs
+
+    @classmethod
+    def kept(cls, memo: dict, side: str, docs: Sequence[DocumentFeatures]) -> _SentenceWords:
+        """``memo[side]`` when it reads these documents, else a new one put there."""
+        held = memo.get(side)
+        if not (isinstance(held, cls) and held._docs is docs):
+            held = memo[side] = cls(docs)
+        return held
 
     def __missing__(self, key: SentenceKey) -> Sequence[str] | None:
         words = self._docs[key[0]].words

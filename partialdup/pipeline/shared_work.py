@@ -156,7 +156,7 @@ class LaterPieces(Generic[R]):
         The piece is written by a thread of the caller's, which
         :meth:`start` and :meth:`close` join: the helper may still be
         loading its dictionaries, which holds its interpreter's lock (the
-        caller waited 0.06-0.09 s, zh bench corpus), and no process is
+        caller waited 0.04-0.09 s, zh bench corpus), and no process is
         forked while the thread writes (it would be copied mid-write)."""
         if not self._first or self._counter.value or self._count or self._sending is not None:
             raise RuntimeError("the first piece goes first, once, to helpers made for it")

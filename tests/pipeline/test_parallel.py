@@ -1,5 +1,6 @@
 """The local engine: worker processes give byte-identical output to one process."""
 
+import dataclasses
 import gc
 import io
 import multiprocessing
@@ -214,6 +215,10 @@ def test_edited_verdicts_with_a_memo_kept_across_chunks_equal_one_pass(detector,
     assert set(memo) == {"a"}  # one collection: one side's words
     named = {key for first, second, _ in loose for key in (first, second)}
     assert set(memo["a"]) == named and all(words == features[d].words[s] for (d, s), words in memo["a"].items())
+    # Other documents in the same memo (the same, their words not known):
+    # their own words are read, not those kept.
+    wordless = [dataclasses.replace(doc, words=()) for doc in features]
+    assert edited_copies(detector, wordless, wordless, loose, memo) == []
 
 
 @pytest.mark.parametrize("judge", [near_copies, edited_copies], ids=["near misses", "edited copies"])
