@@ -403,13 +403,7 @@ class SparseIndex:
     ) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
         """:meth:`_query_matrices` of the index's own groups, whose features
         are all columns (:func:`~partialdup.index.matrix.own_columns`)."""
-        c = self._columns
-        usual = ~frequent
-        count, widths = len(self._groups), (int(c.width[~c.frequent].sum()), int(c.width[c.frequent].sum()))
-        return (
-            rows_matrix(rows[usual], column[usual], count, widths[0]),
-            rows_matrix(rows[frequent], column[frequent], count, widths[1]),
-        )
+        return self._split_matrices(rows, column, ~frequent, frequent, len(self._groups))
 
     def _query_matrices(
         self, rows: np.ndarray, features: np.ndarray, occurrences: np.ndarray, count: int
@@ -425,12 +419,18 @@ class SparseIndex:
         column = c.start[where] + occurrences
         usual, frequent = known & ~c.frequent[where], known & c.frequent[where]
         skipped = int(c.sentences[where[frequent & (occurrences == 0)]].sum())
+        return (*self._split_matrices(rows, column, usual, frequent, count), skipped)
+
+    def _split_matrices(
+        self, rows: np.ndarray, column: np.ndarray, usual: np.ndarray, frequent: np.ndarray, count: int
+    ) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+        """The ``count`` rows' matrices over the usual columns and over the
+        frequent ones, of the entries (``rows``, ``column``) each mask picks."""
+        c = self._columns
         return (
             rows_matrix(rows[usual], column[usual], count, int(c.width[~c.frequent].sum())),
             rows_matrix(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
-            skipped,
         )
-
 
 def load_sparse() -> None:
     """Imports SciPy's sparse matrices, which building an index needs (0.2 s;

@@ -181,8 +181,9 @@ class Detector(LookupStage, SpanStage):
         OpenCC's merged ``s2twp``, session 46), where the
         Chinese bench corpus's look-ups reach the run's peak (docs/benchmark.md,
         session 32). Chinese text has them made again at the look-ups' end
-        (the headlines' confirmations tokenize), after that peak in the runs
-        measured (session 33).
+        (the headlines' confirmations tokenize): after that peak in the runs
+        of session 33, just before it in session 47's, where letting them go
+        still lowered it (zh 8x peaks 394-421 MB, 427-444 MB kept).
         A caller that runs again keeps them: loading them again would cost
         it 0.2 s a run.
         """

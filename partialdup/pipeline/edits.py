@@ -312,24 +312,24 @@ class EditedStage(DetectorBase):
         """(first, second, score, tentative) of the pairs whose words make an
         edited copy, in order: a pure function of the pairs' words, which a
         worker process may compute for a chunk of them. ``memo``: the
-        sentences' words read so far, kept from one chunk to the next (by
-        a worker); read again for other documents."""
+        sentences' words and numbers read so far, kept from one chunk to the
+        next (by a worker); the words are read again for other documents."""
         assert self._edited is not None
         check = self._edited
         # Bound once: a million records on the English bench corpus.
         score_of, least, alone_at = check.score, check.neighbour_ratio, check.alone_at
-        numbers = SentenceNumbers()
-        # Each sentence's words read once: the records name few sentences
-        # many times (29,717 records on the Chinese bench corpus read
-        # 59,434 sentences' words; a document's words make the tuple on
-        # each read, core/word_lines.py).
+        # Each sentence's words read once, and their numbers found once: the
+        # records name few sentences many times (29,717 records on the
+        # Chinese bench corpus read 59,434 sentences' words; a document's
+        # words make the tuple on each read, core/word_lines.py).
         memo = {} if memo is None else memo
+        numbers = memo.setdefault("numbers", SentenceNumbers())  # by the words themselves: any documents'
         a_words_of = _SentenceWords.kept(memo, "a", a_docs)
         b_words_of = a_words_of if b_docs is a_docs else _SentenceWords.kept(memo, "b", b_docs)
         accepted = []
         for first, second, score in loose:
             a_words, b_words = a_words_of[first], b_words_of[second]
-            if not (a_words is not None and b_words is not None):
+            if a_words is None or b_words is None:
                 continue
             ratio = score_of(a_words, b_words)
             if ratio >= least and numbers_agree_of(numbers[a_words], numbers[b_words]):

@@ -212,7 +212,7 @@ def test_edited_verdicts_with_a_memo_kept_across_chunks_equal_one_pass(detector,
     memo: dict = {}
     chunks = [edited_copies(detector, features, features, loose[k : k + 5], memo) for k in range(0, len(loose), 5)]
     assert [record for chunk in chunks for record in chunk] == whole
-    assert set(memo) == {"a"}  # one collection: one side's words
+    assert set(memo) == {"a", "numbers"}  # one collection: one side's words (and the numbers, by words)
     named = {key for first, second, _ in loose for key in (first, second)}
     assert set(memo["a"]) == named and all(words == features[d].words[s] for (d, s), words in memo["a"].items())
     # Other documents in the same memo (the same, their words not known):
