@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
+import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
@@ -63,6 +64,7 @@ __all__ = [
     "EditedCheck",
     "SentenceNumbers",
     "differing_places",
+    "is_number_word",
     "numbers_agree_of",
     "sentence_numbers",
     "supported",
@@ -170,6 +172,12 @@ class EditedCheck:
             return False
         return ratio >= self.ratio - (LONG_RATIO_DROP if shorter >= LONG_TOKENS else 0.0)
 
+    def alone_at_many(self, ratios: np.ndarray, shorter: np.ndarray) -> np.ndarray:
+        """:meth:`alone_at` of many pairs, given each one's word ratio and the
+        words of its shorter sentence (arrays): a boolean array."""
+        least = np.where(shorter >= LONG_TOKENS, self.ratio - LONG_RATIO_DROP, self.ratio - 0.0)
+        return (shorter >= self.min_alone) & (ratios >= least)  # type: ignore[no-any-return]
+
     @staticmethod
     def numbers_agree(first: Sequence[str], second: Sequence[str]) -> bool:
         """Whether the numbers of one sentence all lie in the other (as a
@@ -219,7 +227,13 @@ def _outdone(
 def sentence_numbers(words: Sequence[str]) -> tuple[str, ...]:
     """The numbers among a sentence's words, sorted: the multiset that
     :meth:`EditedCheck.numbers_agree` compares."""
-    return tuple(sorted(w for w in words if w[0].isdigit() and _number(w)))
+    return tuple(sorted(filter(is_number_word, words)))
+
+
+def is_number_word(word: str) -> bool:
+    """Whether a word is a number for :func:`sentence_numbers`: it begins
+    with a digit and holds no letter ("9.3.2", "1024"; not "2.6/3.x")."""
+    return word[0].isdigit() and not any(c.isalpha() for c in word)
 
 
 def numbers_agree_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -250,11 +264,6 @@ class SentenceNumbers(dict):
     def __missing__(self, words: tuple[str, ...]) -> tuple[str, ...]:
         numbers = self[words] = sentence_numbers(words)
         return numbers
-
-
-def _number(word: str) -> bool:
-    # "9.3.2", "1024" ("2.6/3.x" is not: a letter): a word of digits and no letter.
-    return not any(c.isalpha() for c in word)
 
 
 def supported(

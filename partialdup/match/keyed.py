@@ -125,6 +125,15 @@ class KeyedMatches:
             keep &= sorted_isin(first, first_rows, among_sorted=True) | sorted_isin(second, second_rows, among_sorted=True)
             yield from zip(map(first_key, first[keep].tolist()), map(second_key, second[keep].tolist()), score[keep].tolist())
 
+    def at(self, positions: np.ndarray) -> list[Record]:
+        """The records at ``positions`` (ascending), in order."""
+        arrays = len(self._first)
+        inside = positions[positions < arrays]
+        first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
+        records = list(zip(map(first_key, self._first[inside].tolist()), map(second_key, self._second[inside].tolist()),
+                           self._score[inside].tolist()))
+        return records + [self._more[p - arrays] for p in positions[positions >= arrays].tolist()]
+
     def later_records(self, low: int, high: int) -> list[Record]:
         """The later records (:meth:`with_more`'s) at positions ``low`` to ``high``."""
         arrays = len(self._first)

@@ -23,6 +23,7 @@ from partialdup.index import words as word_sets
 from partialdup.index.words import WORD_JACCARD, WordSets, distinct_words
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, SentenceNumbers, numbers_agree_of, word_ratio
 from partialdup.methods.similarity import bag_jaccard, flat_bag_jaccard
+from partialdup.match.edited_columns import EditedVerdicts
 from partialdup.match.keyed import KeyedMatches, Pending
 from partialdup.match.pairs import FoundPairs, SentenceKey
 from partialdup.match.word_filter import FilterRows, ratios_may_reach
@@ -282,16 +283,22 @@ class EditedStage(DetectorBase):
         b_docs: Sequence[DocumentFeatures],
         judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float, bool]]]
         | None = None,
+        verdicts: EditedVerdicts | None = None,
     ) -> None:
         """Edited copies among the pairs sharing a feature (see
         :mod:`partialdup.match.edited`): a pair whose words reach
         ``edited_ratio`` is a copy, one reaching ``edited_neighbour_ratio``
         is tentative. ``judged``: returns, in order, what
         :meth:`_edited_copies` returns for the records it is given (an
-        engine's worker processes judge them); None: here."""
+        engine's worker processes judge them); None: here. ``verdicts``:
+        the records of ``loose`` (arrays) already judged (the look-ups',
+        :mod:`partialdup.match.edited_columns`)."""
         # `found` does not change until every verdict is in.
-        pending = Pending.not_found(loose, found)
-        accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))
+        if verdicts is not None and isinstance(loose, KeyedMatches):
+            accepted = _not_found(loose, verdicts, found)
+        else:
+            pending = Pending.not_found(loose, found)
+            accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))
         # A pair met twice counts once, as first met: its verdict depends on
         # its words only, so its first accepted record is its first record.
         seen: set[tuple[SentenceKey, SentenceKey]] = set()
@@ -399,6 +406,19 @@ class _SentenceWords(dict):
         words = self._docs[key[0]].words
         found = self[key] = words[key[1]] if words else None
         return found
+
+
+def _not_found(
+    loose: KeyedMatches, verdicts: EditedVerdicts, found: FoundPairs
+) -> list[tuple[SentenceKey, SentenceKey, float, bool]]:
+    """The records of ``loose`` accepted by ``verdicts``, as
+    :meth:`EditedStage._edited_copies` gives them, but those whose pair
+    ``found`` holds: what judging the pending records gives (a verdict
+    depends on the record's words only)."""
+    accepted = loose.at(verdicts.accepted)
+    held = found.has_many([(first, second) for first, second, _ in accepted])
+    return [(first, second, score, tentative)
+            for (first, second, score), tentative, known in zip(accepted, verdicts.tentative.tolist(), held) if not known]
 
 
 def _words_of(doc: DocumentFeatures, sentence: int) -> Sequence[str]:

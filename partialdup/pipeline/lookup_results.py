@@ -14,6 +14,7 @@ import numpy as np
 from partialdup.core.types import RunStats
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.sparse import PairMatches, ReferenceIndex
+from partialdup.match.edited_columns import EditedVerdicts
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pair_rows import PairRows
 from partialdup.match.pairs import SentenceKey
@@ -68,6 +69,10 @@ class Lookups:
             characters (those the tail would judge: not whole matches), in
             order, judged from the look-ups on (see
             :meth:`~partialdup.pipeline.lookups.LookupStage._near_judged_soon`); None: the tail judges them.
+        edited_verdicts: ``detect``: the edited copies among ``loose`` (by
+            their positions in it), judged by the look-ups on the words
+            numbered (:mod:`partialdup.match.edited_columns`); None: the
+            tail judges them.
     """
 
     whole: WholeMatches
@@ -81,6 +86,7 @@ class Lookups:
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
     near_verdicts: Callable[[], PairRows] | None = None
+    edited_verdicts: EditedVerdicts | None = None
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from itertools import chain
+from operator import itemgetter
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
@@ -26,6 +28,7 @@ from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
 from partialdup.index.word_columns import WordColumns
 from partialdup.match.boilerplate import crowd_documents
+from partialdup.match.edited_columns import EditedVerdicts, edited_verdicts
 from partialdup.match.keyed import KeyedMatches
 from partialdup.match.pair_rows import KeyPositions, PairRows, codes_of
 from partialdup.match.pairs import SentenceKey, rejoined_hits
@@ -191,14 +194,45 @@ class LookupStage(HeadlineStage):
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
+        edited = None
         if loose_matches is not None:
             assert word_pairs is not None
             words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
-            loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(
-                _not_found_in(words, loose_matches, keys))
+            more = _not_found_in(words, loose_matches, keys)
+            loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(more)
+            if columns is not None:
+                edited = self._loose_verdicts(loose_matches, more, columns, (documents, positions), whole)
         stats = search_stats(index, (*searches, joined))
         return Lookups(
-            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts)
+            whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
+            edited_verdicts=edited)
+
+    def _loose_verdicts(
+        self, loose: PairMatches, more: Sequence[tuple[SentenceKey, SentenceKey, float]], words: WordColumns,
+        columns: tuple[np.ndarray, np.ndarray], whole: PairRows,
+    ) -> EditedVerdicts:
+        """``detect``'s edited copies among the loose candidates (the loose
+        search's matches, then ``more``), judged here on the words numbered
+        (:func:`~partialdup.match.edited_columns.edited_verdicts`), where
+        the tail would judge them a record at a time. The pairs of
+        ``whole`` are passed over: the tail finds them first (most of the
+        word sets' pairs on the Chinese bench corpus: the same words).
+        ``columns``: the document and sentence at each key."""
+        assert self._edited is not None
+        documents, positions = columns
+        starts = words.doc_starts
+        first, second = (
+            np.concatenate([starts[documents[at]] + positions[at], starts[held[:, 0]] + held[:, 1]])
+            for at, held in ((loose.query, _key_columns(more, 0)), (loose.key, _key_columns(more, 1)))
+        )
+        width = max(int(starts[-1]), 1)
+        whole_codes = _unordered_codes(starts[whole.first_doc] + whole.first_sentence, starts[whole.second_doc] + whole.second_sentence,
+                                       width)
+        whole_codes.sort()
+        rows = np.flatnonzero(~sorted_isin(_unordered_codes(first, second, width), whole_codes, among_sorted=True))
+        del whole_codes
+        verdicts = edited_verdicts(self._edited, words, first[rows], second[rows])
+        return replace(verdicts, accepted=rows[verdicts.accepted])
 
     def _near_judged_soon(
         self, near: PairMatches, whole: PairMatches, keys: Sequence[SentenceKey], docs: Sequence[DocumentFeatures],
@@ -366,6 +400,16 @@ class _SentenceTexts(TextSequence):
         # near misses, 0.17 s of the calling process alone).
         docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
         return iter([_sentence_text(docs[document], index) for document, index in keys])
+
+
+def _key_columns(records: Sequence[tuple[SentenceKey, SentenceKey, float]], side: int) -> np.ndarray:
+    # The (document, sentence) of each record's first (side 0) or second sentence, as rows of an array.
+    return np.fromiter(chain.from_iterable(map(itemgetter(side), records)), np.int64, 2 * len(records)).reshape(-1, 2)
+
+
+def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int) -> np.ndarray:
+    # Each pair as one int64 whichever its order (the smaller x width + the larger).
+    return np.minimum(first, second) * width + np.maximum(first, second)  # type: ignore[no-any-return]
 
 
 def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:

@@ -156,7 +156,8 @@ class SpanStage(EditedStage):
             near = self._near.add_to(found, lookups.near, a_docs, b_docs, judged=judging(judged, near_copies, a_docs, b_docs),
                                      verdicts=lookups.near_verdicts)
         if edited is not None:
-            self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs))
+            self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs),
+                             verdicts=lookups.edited_verdicts)
         lookups.release_judged()
         for host, other, score in lookups.quoted:
             if not found.has(host, other):

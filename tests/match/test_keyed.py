@@ -32,6 +32,9 @@ def test_the_records_are_those_made_at_once_in_order_however_often_read(rows, mo
         keyed._CHUNK = original
     assert len(records) == len(plain)
     assert records == plain
+    # Any positions, ascending: the records there, in order.
+    wanted = np.array(sorted(set(range(0, len(plain), chunk)) | {len(plain) - 1} - {-1}), np.int64)
+    assert records.at(wanted) == [plain[p] for p in wanted.tolist()]
 
 
 def test_one_list_of_keys_serves_both_sides_of_a_search_of_an_index_against_itself():
