@@ -67,7 +67,7 @@ def test_the_verdicts_are_the_references_in_order(detector, symbols, spec, data)
 def test_words_numbered_past_the_surrogates_are_characters_of_their_own():
     # Word numbers on both sides of the surrogates (which a string cannot hold).
     numbers = np.array([0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xD800, 7], np.int64)
-    texts = edited_columns._symbol_texts(np.array([3, 3], np.int64), numbers)
+    texts = edited_columns._symbol_texts(np.array([3, 3], np.int64), numbers, 0xE001)
     assert [len(text) for text in texts] == [3, 3]
     assert len(set("".join(texts))) == 5 and all(not 0xD800 <= ord(c) < 0xE000 for c in "".join(texts))
     assert fuzz.ratio(*texts) == fuzz.ratio(tuple(numbers[:3].tolist()), tuple(numbers[3:].tolist()))
