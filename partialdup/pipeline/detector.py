@@ -289,9 +289,10 @@ class Detector(LookupStage, SpanStage):
         )
 
     def _detect_lookups(self, docs: Sequence[DocumentFeatures], engine: Engine, *, last: bool = False) -> Lookups:
-        # The index, the words' columns and the side searches are needed by
-        # the look-ups only: made here, they go on return, before the tail
-        # forks its workers (docs/benchmark.md, session 24).
+        # The index and the side searches are needed by the look-ups only:
+        # made here, they go on return, before the tail forks its workers
+        # (docs/benchmark.md, session 24). The words' columns go once the
+        # tail has judged the edited copies on them (lookups._loose_verdicts).
         # The word-set search and the headline candidates need only the
         # documents' words: numbered first, sent apart with their arrays,
         # they run beside the index and the feature searches.

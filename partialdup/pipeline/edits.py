@@ -283,7 +283,7 @@ class EditedStage(DetectorBase):
         b_docs: Sequence[DocumentFeatures],
         judged: Callable[[Iterable[tuple[SentenceKey, SentenceKey, float]]], Iterable[tuple[SentenceKey, SentenceKey, float, bool]]]
         | None = None,
-        verdicts: EditedVerdicts | None = None,
+        verdicts: Callable[[], EditedVerdicts] | None = None,
     ) -> None:
         """Edited copies among the pairs sharing a feature (see
         :mod:`partialdup.match.edited`): a pair whose words reach
@@ -291,11 +291,11 @@ class EditedStage(DetectorBase):
         is tentative. ``judged``: returns, in order, what
         :meth:`_edited_copies` returns for the records it is given (an
         engine's worker processes judge them); None: here. ``verdicts``:
-        the records of ``loose`` (arrays) already judged (the look-ups',
-        :mod:`partialdup.match.edited_columns`)."""
+        gives the verdicts of the records of ``loose`` (arrays) judged on
+        the words numbered (the look-ups', :mod:`partialdup.match.edited_columns`)."""
         # `found` does not change until every verdict is in.
         if verdicts is not None and isinstance(loose, KeyedMatches):
-            accepted = _not_found(loose, verdicts, found)
+            accepted = _not_found(loose, verdicts(), found)
         else:
             pending = Pending.not_found(loose, found)
             accepted = self._edited_copies(pending, a_docs, b_docs) if judged is None else list(judged(pending))

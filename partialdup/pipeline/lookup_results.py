@@ -69,10 +69,10 @@ class Lookups:
             characters (those the tail would judge: not whole matches), in
             order, judged from the look-ups on (see
             :meth:`~partialdup.pipeline.lookups.LookupStage._near_judged_soon`); None: the tail judges them.
-        edited_verdicts: ``detect``: the edited copies among ``loose`` (by
-            their positions in it), judged by the look-ups on the words
+        edited_verdicts: ``detect``: gives the edited copies among
+            ``loose`` (by their positions in it), judged on the words
             numbered (:mod:`partialdup.match.edited_columns`); None: the
-            tail judges them.
+            tail judges them a record at a time.
     """
 
     whole: WholeMatches
@@ -86,7 +86,7 @@ class Lookups:
     crowded: frozenset[SentenceKey] = frozenset()
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
     near_verdicts: Callable[[], PairRows] | None = None
-    edited_verdicts: EditedVerdicts | None = None
+    edited_verdicts: Callable[[], EditedVerdicts] | None = None
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the

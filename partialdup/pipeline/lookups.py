@@ -19,6 +19,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 import numpy as np
 
 from partialdup.core.arrays import dense_numbers, sorted_isin
+from partialdup.core.deferred import Deferred
 from partialdup.core.joined_texts import JoinedTexts
 from partialdup.core.text_sequence import TextSequence
 from partialdup.core.heap import release_free_memory
@@ -201,30 +202,25 @@ class LookupStage(HeadlineStage):
             more = _not_found_in(words, loose_matches, keys)
             loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(more)
             if columns is not None:
-                edited = self._loose_verdicts(loose_matches, more, columns, (documents, positions), whole)
+                first, second = _loose_numbers(loose_matches, more, columns.doc_starts, (documents, positions))
+                edited = Deferred(partial(self._loose_verdicts, first, second, columns, whole))
         stats = search_stats(index, (*searches, joined))
         return Lookups(
             whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
             edited_verdicts=edited)
 
-    def _loose_verdicts(
-        self, loose: PairMatches, more: Sequence[tuple[SentenceKey, SentenceKey, float]], words: WordColumns,
-        columns: tuple[np.ndarray, np.ndarray], whole: PairRows,
-    ) -> EditedVerdicts:
+    def _loose_verdicts(self, first: np.ndarray, second: np.ndarray, words: WordColumns, whole: PairRows) -> EditedVerdicts:
         """``detect``'s edited copies among the loose candidates (the loose
-        search's matches, then ``more``), judged here on the words numbered
-        (:func:`~partialdup.match.edited_columns.edited_verdicts`), where
-        the tail would judge them a record at a time. The pairs of
-        ``whole`` are passed over: the tail finds them first (most of the
-        word sets' pairs on the Chinese bench corpus: the same words).
-        ``columns``: the document and sentence at each key."""
+        search's matches, then the word sets' pairs: their sentences'
+        numbers in ``words``, :func:`_loose_numbers`), judged on the words
+        numbered (:func:`~partialdup.match.edited_columns.edited_verdicts`)
+        where the tail would judge them a record at a time. Run by the tail
+        (:class:`~partialdup.core.deferred.Deferred`), once the index is
+        freed: the look-ups' end is a run's peak. The pairs of ``whole``
+        are passed over: the tail finds them first (most of the word sets'
+        pairs on the Chinese bench corpus: the same words)."""
         assert self._edited is not None
-        documents, positions = columns
         starts = words.doc_starts
-        first, second = (
-            np.concatenate([starts[documents[at]] + positions[at], starts[held[:, 0]] + held[:, 1]])
-            for at, held in ((loose.query, _key_columns(more, 0)), (loose.key, _key_columns(more, 1)))
-        )
         width = max(int(starts[-1]), 1)
         whole_codes = _unordered_codes(starts[whole.first_doc] + whole.first_sentence, starts[whole.second_doc] + whole.second_sentence,
                                        width)
@@ -274,7 +270,9 @@ class LookupStage(HeadlineStage):
             accepted = kept[np.concatenate([np.empty(0, np.int64), *rows()])]
             return PairRows.at_positions(*columns, query[accepted], key[accepted], score[accepted])
 
-        return verdicts
+        # Once read, the near misses' arrays go with the work (released
+        # records, the look-ups' results are held to the run's end).
+        return Deferred(verdicts)
 
     def _query_lookups(
         self, query_docs: Sequence[DocumentFeatures], index: ReferenceIndex, references: Sequence[DocumentFeatures],
@@ -400,6 +398,22 @@ class _SentenceTexts(TextSequence):
         # near misses, 0.17 s of the calling process alone).
         docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
         return iter([_sentence_text(docs[document], index) for document, index in keys])
+
+
+def _loose_numbers(
+    loose: PairMatches, more: Sequence[tuple[SentenceKey, SentenceKey, float]], doc_starts: np.ndarray,
+    columns: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers (a run's sentences numbered, ``doc_starts``: each
+    document's first) of the first and of the second sentence of each loose
+    candidate: the search's matches (``columns``: the document and sentence
+    at each key), then ``more``."""
+    documents, positions = columns
+    first, second = (
+        np.concatenate([doc_starts[documents[at]] + positions[at], doc_starts[held[:, 0]] + held[:, 1]])
+        for at, held in ((loose.query, _key_columns(more, 0)), (loose.key, _key_columns(more, 1)))
+    )
+    return first, second
 
 
 def _key_columns(records: Sequence[tuple[SentenceKey, SentenceKey, float]], side: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from partialdup.core.types import Document
 from partialdup.index.word_columns import WordColumns
 from partialdup.match import edited_columns
 from partialdup.match.edited_columns import edited_verdicts
+from partialdup.pipeline.edits import EditedStage
 from partialdup.pipeline.factory import make_detector
 from partialdup.pipeline.lookups import LookupStage
 
@@ -89,9 +90,15 @@ def test_detect_gives_the_same_spans_as_judging_in_the_tail(tokenizer, idf, monk
         return judged[-1]
 
     monkeypatch.setattr(LookupStage, "_loose_verdicts", spied)
-    fast = detector.detect(docs)
+    retained = []
+    fast = detector.detect(docs, retain=retained)
     (verdicts,) = judged
+    # The look-ups' results are held to the run's end; what their verdicts read is not.
+    lookups = retained[-1]
+    assert lookups.edited_verdicts.done and lookups.near_verdicts.done
     assert len(verdicts.accepted) > 0 and verdicts.tentative.any() and not verdicts.tentative.all()
-    monkeypatch.setattr(LookupStage, "_loose_verdicts", lambda self, *args: None)  # the tail judges
+    judge_in_tail = EditedStage._add_edited  # the tail judges each record on its words
+    monkeypatch.setattr(EditedStage, "_add_edited", lambda self, *args, verdicts=None, **kwargs: judge_in_tail(self, *args, **kwargs))
     assert detector.detect(docs) == fast
+    assert len(judged) == 1
     assert any(span.a.startswith("src/") != span.b.startswith("src/") for span in fast.spans)
