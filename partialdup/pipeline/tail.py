@@ -151,6 +151,11 @@ class SpanStage(EditedStage):
         misses' and loose candidates' arrays are let go once judged
         (:meth:`Lookups.release_judged`)."""
         edited = self._edited
+        if edited is not None and lookups.edited_verdicts is not None:
+            # Judged first, while the near misses' helper ends its pieces
+            # (whose verdicts come next): neither needs the other (English
+            # bench corpus: 0.17 s the calling process did alone after them).
+            lookups.edited_verdicts()
         found.add_firm(lookups.whole)
         near: Iterable[tuple[SentenceKey, SentenceKey]] = []
         if self._near is not None:
