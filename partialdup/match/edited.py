@@ -175,7 +175,7 @@ class EditedCheck:
     def alone_at_many(self, ratios: np.ndarray, shorter: np.ndarray) -> np.ndarray:
         """:meth:`alone_at` of many pairs, given each one's word ratio and the
         words of its shorter sentence (arrays): a boolean array."""
-        least = np.where(shorter >= LONG_TOKENS, self.ratio - LONG_RATIO_DROP, self.ratio - 0.0)
+        least = np.where(shorter >= LONG_TOKENS, self.ratio - LONG_RATIO_DROP, self.ratio)
         return (shorter >= self.min_alone) & (ratios >= least)  # type: ignore[no-any-return]
 
     @staticmethod

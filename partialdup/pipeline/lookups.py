@@ -213,8 +213,8 @@ class LookupStage(HeadlineStage):
         """``detect``'s edited copies among the loose candidates (the loose
         search's matches, then the word sets' pairs: their sentences'
         numbers in ``words``, :func:`_loose_numbers`), judged on the words
-        numbered (:func:`~partialdup.match.edited_columns.edited_verdicts`)
-        where the tail would judge them a record at a time. Run by the tail
+        numbered (:func:`~partialdup.match.edited_columns.edited_verdicts`),
+        not a record at a time on their words. Run by the tail
         (:class:`~partialdup.core.deferred.Deferred`), once the index is
         freed: the look-ups' end is a run's peak. The pairs of ``whole``
         are passed over: the tail finds them first (most of the word sets'
