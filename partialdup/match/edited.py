@@ -233,7 +233,7 @@ def sentence_numbers(words: Sequence[str]) -> tuple[str, ...]:
 def is_number_word(word: str) -> bool:
     """Whether a word is a number for :func:`sentence_numbers`: it begins
     with a digit and holds no letter ("9.3.2", "1024"; not "2.6/3.x")."""
-    return word[0].isdigit() and not any(c.isalpha() for c in word)
+    return word[:1].isdigit() and not any(c.isalpha() for c in word)
 
 
 def numbers_agree_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -125,7 +125,7 @@ def _keep_agreeing_numbers(
     numbered = is_number[columns]
     sentence = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)[numbered]
     held = columns[numbered].astype(np.int64)
-    order = np.lexsort((held, sentence))  # by sentence, then symbol
+    order = np.lexsort((held, sentence))  # by sentence, then word number
     sentence, held = sentence[order], held[order]
     holding, starts, counts = np.unique(sentence, return_index=True, return_counts=True)
     multisets: dict[tuple[int, ...], int] = {}  # each distinct multiset's number
@@ -139,9 +139,9 @@ def _keep_agreeing_numbers(
     asked = keep & (first >= 0) & (second >= 0) & (first != second)
     keep[asked & (sizes[a] == sizes[b])] = False  # as many numbers, not the same: neither lies in the other
     asked &= sizes[a] != sizes[b]
-    listed = list(multisets)  # (a dict keeps its keys in the order numbered)
+    numbered_sets = list(multisets)  # (a dict keeps its keys in the order numbered)
     verdicts: dict[tuple[int, int], bool] = {}
     for row, x, y in zip(np.flatnonzero(asked).tolist(), first[asked].tolist(), second[asked].tolist()):
         if (x, y) not in verdicts:
-            verdicts[(x, y)] = numbers_agree_of(listed[x], listed[y])
+            verdicts[(x, y)] = numbers_agree_of(numbered_sets[x], numbered_sets[y])
         keep[row] = verdicts[(x, y)]

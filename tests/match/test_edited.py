@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from partialdup.core.types import SentencePair
 from partialdup.match.edited import (
-    TEMPLATE_PLACES, EditedCheck, SentenceNumbers, differing_places, numbers_agree_of, supported, word_ratio,
+    TEMPLATE_PLACES, EditedCheck, SentenceNumbers, differing_places, is_number_word, numbers_agree_of, supported, word_ratio,
 )
 
 EN = "To protect your rights, we need to make restrictions that forbid anyone to deny you these rights or to ask you to surrender the rights."
@@ -157,6 +157,10 @@ def _numbers_agree_plain(first, second):
 def test_numbers_agree_as_multisets_whatever_their_counts(first, second):
     assert EditedCheck.numbers_agree(first, second) == _numbers_agree_plain(first, second)
     assert EditedCheck.numbers_agree(second, first) == _numbers_agree_plain(second, first)
+
+
+def test_a_number_begins_with_a_digit_and_holds_no_letter():
+    assert [is_number_word(w) for w in ("9.3.2", "1024", "2.6/3.x", "x1", "使用", "")] == [True, True, False, False, False, False]
 
 
 @settings(max_examples=300, deadline=None)
