@@ -432,6 +432,7 @@ class SparseIndex:
             rows_matrix(rows[frequent], column[frequent], count, int(c.width[c.frequent].sum())),
         )
 
+
 def load_sparse() -> None:
     """Imports SciPy's sparse matrices, which building an index needs (0.2 s;
     not at every start: ``--help``, reading, the features), for a caller with

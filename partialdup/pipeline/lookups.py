@@ -223,8 +223,7 @@ class LookupStage(HeadlineStage):
         starts = words.doc_starts
         width = max(int(starts[-1]), 1)
         whole_codes = _unordered_codes(starts[whole.first_doc] + whole.first_sentence, starts[whole.second_doc] + whole.second_sentence,
-                                       width)
-        whole_codes.sort()
+                                       width, ordered=True)
         rows = np.flatnonzero(~sorted_isin(_unordered_codes(first, second, width), whole_codes, among_sorted=True))
         del whole_codes
         verdicts = edited_verdicts(self._edited, words, first[rows], second[rows])
@@ -421,9 +420,9 @@ def _key_columns(records: Sequence[tuple[SentenceKey, SentenceKey, float]], side
     return np.fromiter(chain.from_iterable(map(itemgetter(side), records)), np.int64, 2 * len(records)).reshape(-1, 2)
 
 
-def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int) -> np.ndarray:
-    # Each pair as one int64 whichever its order (the smaller x width + the larger).
-    return np.minimum(first, second) * width + np.maximum(first, second)  # type: ignore[no-any-return]
+def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
+    # Each pair as one int64 whichever its order (_pair_codes of the smaller, the larger).
+    return _pair_codes(np.minimum(first, second), np.maximum(first, second), width, ordered=ordered)
 
 
 def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence, overload
 
-from partialdup.core.heap import release_free_memory
 from partialdup.core.types import DocumentFeatures, SentencePair, Span
 from partialdup.match.boilerplate import BoilerplateListing, boilerplate_verdict, crowd_documents
 from partialdup.match.pair_rows import PairRows, PairsByDocuments, pair_key_rows
@@ -165,11 +164,6 @@ class SpanStage(EditedStage):
             self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs),
                              verdicts=lookups.edited_verdicts)
         lookups.release_judged()
-        # The judged records' arrays (the near misses', the loose candidates')
-        # are freed: given back before the pair tails fork their workers (the
-        # calling process at their start, a run measured: English bench
-        # corpus 302-310 MB -> 261-262 MB, Chinese 276 -> 261 MB).
-        release_free_memory()
         for host, other, score in lookups.quoted:
             if not found.has(host, other):
                 found.add(host, other, score)
