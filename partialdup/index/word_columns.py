@@ -135,22 +135,23 @@ class WordColumns:
         # Only a row holding a first word can hold a pair: the second words
         # are looked for in those rows alone (a second word may be common:
         # its places in every row were 4 to 5 MB of the headline search's
-        # peak on the bench corpora, traced).
-        asking = np.zeros(len(lengths), bool)
-        asking[first_rows] = True
-        second_rows, second_columns = _marked(ends, columns, pair_seconds, width, np.repeat(asking, lengths))
-        del columns, asking
-        held = second_rows * width
-        held += second_columns
-        del second_rows, second_columns
-        held.sort()
-        # Each place of a first word, with each of its pairs' second words,
-        # a slice of the places at a time (the questions are several times
-        # the places: a few arrays of them at once were the search's peak).
-        found = [
-            _holding_rows(first_rows[part], first_columns[part], pair_firsts, pair_seconds, held, width)
-            for part in (slice(low, low + _PLACES_AT_ONCE) for low in range(0, len(first_rows), _PLACES_AT_ONCE))
-        ]
+        # peak on the bench corpora, traced), a stretch of rows at a time
+        # (their places in every asking row at once were the search's peak:
+        # 1.5 million on the English bench corpus, 12 MB of int64 and as much
+        # again for their rows, memray). Each place of a first word then
+        # asks for each of its pairs' second words, a slice of the places at
+        # a time (the questions are several times the places).
+        found = []
+        for low, high in _stretches(ends, _WORDS_AT_ONCE):
+            first = slice(*np.searchsorted(first_rows, (low, high)).tolist())
+            if first.start == first.stop:
+                continue
+            held = _held_seconds(ends, columns, low, high, first_rows[first], pair_seconds, width)
+            rows, cols = first_rows[first], first_columns[first]
+            found += [
+                _holding_rows(rows[part], cols[part], pair_firsts, pair_seconds, held, width)
+                for part in (slice(at, at + _PLACES_AT_ONCE) for at in range(0, len(rows), _PLACES_AT_ONCE))
+            ]
         return sorted_unique(np.concatenate([np.empty(0, np.int64), *found]))
 
     def words_of(self, number: int) -> tuple[str, ...]:
@@ -249,6 +250,40 @@ class NumberedWords(Sequence[tuple[str, ...]]):
 
 #: Places of first words whose questions are asked at once (:meth:`WordColumns.holding_pairs`).
 _PLACES_AT_ONCE = 1 << 15
+
+
+#: Words of the rows whose second words' places are held at once (:meth:`WordColumns.holding_pairs`).
+_WORDS_AT_ONCE = 1 << 18
+
+
+def _stretches(ends: np.ndarray, words: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of rows (``ends[i]``: where row ``i``'s words end),
+    each of about ``words`` words or fewer (a longer row alone), covering
+    every row."""
+    if not len(ends):
+        return []
+    cuts = np.searchsorted(ends, np.arange(words, int(ends[-1]), words), side="left") + 1
+    bounds = sorted_unique(np.concatenate(([0], cuts, [len(ends)])).astype(np.int64)).tolist()
+    return list(zip(bounds, bounds[1:]))
+
+
+def _held_seconds(
+    ends: np.ndarray, columns: np.ndarray, low: int, high: int, asking: np.ndarray, seconds: np.ndarray, width: int,
+) -> np.ndarray:
+    """Row x ``width`` + column of each place of a word of ``seconds`` in the
+    rows ``asking`` (sorted, each in ``low``..``high`` - 1), sorted."""
+    start = int(ends[low - 1]) if low else 0
+    stretch_ends = ends[low:high] - start
+    chosen = np.zeros(high - low, bool)
+    chosen[asking - low] = True
+    within = np.repeat(chosen, np.diff(stretch_ends, prepend=0))
+    rows, cols = _marked(stretch_ends, columns[start : int(ends[high - 1])], seconds, width, within)
+    del within
+    rows += low
+    rows *= width
+    rows += cols
+    rows.sort()
+    return rows
 
 
 def _holding_rows(

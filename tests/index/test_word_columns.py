@@ -1,6 +1,7 @@
 """A run's words numbered (index/word_columns.py): every array against the words it numbers."""
 
 from types import SimpleNamespace
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -59,6 +60,8 @@ def test_chosen_rows_and_the_rows_holding_words_agree_with_their_words(spec, ran
     assert [columns.words[c] for c in chosen.tolist()] == [w for ws in expected for w in ws]
     holding = columns.holding_pairs(numbers, wanted).tolist()
     assert holding == [row for row, ws in enumerate(expected) if any(a in ws and b in ws for a, b in wanted)]
+    with mock.patch.object(word_columns, "_WORDS_AT_ONCE", random.randint(1, 4)):  # many stretches of rows
+        assert columns.holding_pairs(numbers, wanted).tolist() == holding
 
 
 def test_real_lines_read_back():
@@ -80,6 +83,29 @@ def test_the_rows_holding_words_asked_a_few_places_at_a_time_are_the_same(monkey
     assert columns.holding_pairs(numbers, wanted).tolist() == expected and len(expected) > 20
     monkeypatch.setattr(word_columns, "_PLACES_AT_ONCE", 3)
     assert columns.holding_pairs(numbers, wanted).tolist() == expected
+    # The second words' places held a stretch of rows at a time, down to a row a stretch.
+    for words_at_once in (1, 7, 50):
+        monkeypatch.setattr(word_columns, "_WORDS_AT_ONCE", words_at_once)
+        assert columns.holding_pairs(numbers, wanted).tolist() == expected
+
+
+def test_a_stretch_of_rows_reads_its_own_rows_words_only(monkeypatch):
+    # Row 1 holds the first word only, row 0 (in the stretch before) the
+    # second: read from the wrong place, row 0's words would be row 1's.
+    columns = WordColumns.of([_doc([("b", "c"), ("a", "x"), ("a", "b")])])
+    monkeypatch.setattr(word_columns, "_WORDS_AT_ONCE", 2)
+    assert columns.holding_pairs(np.arange(3, dtype=np.int64), [("a", "b")]).tolist() == [2]
+
+
+@given(st.lists(st.integers(0, 6), max_size=30), st.integers(1, 12))
+def test_the_stretches_of_rows_cover_every_row_once_within_their_words(lengths, words):
+    ends = np.cumsum(np.array(lengths, np.int64))
+    stretches = word_columns._stretches(ends, words)
+    assert [row for low, high in stretches for row in range(low, high)] == list(range(len(lengths)))
+    for low, high in stretches:
+        assert high > low
+        # A stretch goes past its words only by the one row that crosses the bound.
+        assert sum(lengths[low:high]) <= words or sum(lengths[low : high - 1]) < words
 
 
 def test_no_documents():
