@@ -181,6 +181,10 @@ class LookupStage(HeadlineStage):
             # Filtered as the pairs are made: most of the search's pairs are not kept.
             loose_matches = index.sentences.search_all(
                 self._loose_rule, crowded=crowded_keys, keep=partial(self._loose_mask, query_rows=filter_rows, key_rows=filter_rows))
+            # Its working arrays, freed, are given back too: what follows
+            # adds to the results held (the look-ups' end was the English
+            # bench corpus's peak; docs/benchmark.md, session 49).
+            release_free_memory()
         # Every document's rejoined sentences against every other's sentences
         # covers both directions: no rejoined pair meets another.
         rows = joined_keys(docs)
@@ -193,6 +197,7 @@ class LookupStage(HeadlineStage):
         quoted = self._quotation_hits(docs, index, own_documents=True, keys=keys)
         headlines = self._headline_hits(docs, docs, whole, near, headline_search() if headline_search is not None else None)
         quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
+        release_free_memory()  # the searches' and headlines' working memory, before the word-set pairs are made
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
         edited = None
@@ -259,7 +264,10 @@ class LookupStage(HeadlineStage):
         texts = _SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
         # Sent with the texts made, joined (core/joined_texts.py); judged
-        # here with the texts read from the documents when needed.
+        # here with the texts read from the documents when needed. The near
+        # search's working arrays, freed, are given back before the pieces
+        # are pickled.
+        release_free_memory()
         sent = NearPieces(NearSentences(JoinedTexts.of(texts), tokens), first, second, NEAR_PIECE)
         here = replace(sent, sentences=NearSentences(texts, tokens), memo={})
         rows = pieces_soon(len(sent), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
