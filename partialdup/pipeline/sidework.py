@@ -182,5 +182,14 @@ def inline_beside(work: Callable[[], T], weight: int = 0) -> Callable[[], T]:
 
 
 def inline_apart(works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:
-    """``apart`` that runs each work here, when its result is asked for."""
-    return [partial(function, *args) for function, args in works]
+    """``apart`` that runs each work here, at once and in order, each result
+    held until asked for. ``detect`` sends its side searches before it
+    builds the index: run then, their working arrays do not come on top of
+    the look-ups' results (asked for at the look-ups' end, the word sets'
+    were the peak of a run in one process: zh 8x ``--jobs 1`` 316-318 MB,
+    293-296 MB run at once; docs/benchmark.md, session 49)."""
+    return [partial(_given, function(*args)) for function, args in works]
+
+
+def _given(result: T) -> T:
+    return result
