@@ -14,8 +14,8 @@ look-ups, :meth:`LocalEngine.beside`), and the verdicts of the tail's
 near-miss and edited-copy checks are computed on ``jobs`` processes,
 chunks of records at a time, while the calling process keeps the
 bookkeeping (:meth:`LocalEngine.judged`); ``detect``'s near misses are
-sent, from the look-ups on, to processes forked with the features, which
-judge them while the look-ups go on (:meth:`LocalEngine.pieces_soon`).
+sent, from the look-ups on, to processes forked as the reading starts,
+which judge them while the look-ups go on (:meth:`LocalEngine.pieces_soon`).
 
 On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
 helpers that inherit its detector (its segmenter already loaded), the
@@ -71,17 +71,8 @@ if TYPE_CHECKING:
     from partialdup.pipeline.detector import Detector
 
 __all__ = [
-    "Engine",
-    "LocalEngine",
-    "OrderedFeatures",
-    "worker_count",
-    "pack_features",
-    "unpack_features",
-    "MIN_CHARS_PER_WORKER",
-    "MIN_PAIRS_PER_WORKER",
-    "MIN_RECORDS_PER_WORKER",
-    "MIN_RECORDS_PER_FORKED_WORKER",
-    "MIN_SENTENCES_BESIDE",
+    "Engine", "LocalEngine", "OrderedFeatures", "worker_count", "pack_features", "unpack_features", "MIN_CHARS_PER_WORKER",
+    "MIN_PAIRS_PER_WORKER", "MIN_RECORDS_PER_WORKER", "MIN_RECORDS_PER_FORKED_WORKER", "MIN_SENTENCES_BESIDE",
 ]
 
 T = TypeVar("T")
@@ -244,12 +235,23 @@ class LocalEngine:
         documents, which one of them makes at once while the rest are read:
         how many characters read make them, and what to call with the
         documents read by then (at most once). None: no helper waits.
-        ``apart`` as :meth:`features` will be called. The same features
-        either way: only who makes which piece changes."""
+        ``apart`` as :meth:`features` will be called (then :meth:`pieces_soon`'s helpers
+        are forked now). The same features either way: only who makes which piece changes."""
         early = self._early
         if early is None or early.inherited is not detector:
             return None
+        if apart:
+            self._fork_later(detector)
         return max(FIRST_PIECE_CHARS, self.min_chars * self.workers), partial(self._first_documents, early, apart)
+
+    def _fork_later(self, detector: Detector) -> None:
+        # pieces_soon()'s helpers, for `detector`, unless forked: before the documents
+        # are read, they hold none of the heap that grows with them (docs/benchmark.md, session 50).
+        if self._later is not None and self._later.inherited is not detector:
+            self._later.close()
+            self._later = None
+        if self._later is None:
+            self._later = LaterPieces(process_context(), self.workers - 1, detector)
 
     def _first_documents(self, early: LaterPieces[Any], apart: bool, documents: Sequence[Document]) -> None:
         if self._early is early and self._first is None and documents:
@@ -257,11 +259,12 @@ class LocalEngine:
             early.start_first(features_piece, ([sent_documents(documents)], apart))
 
     def close(self) -> None:
-        """Ends the helpers forked for features never asked for (:meth:`expect`)."""
+        """Ends the helpers forked for work never sent (:meth:`expect`, :meth:`first_read`)."""
         self._first = None
-        early, self._early = self._early, None
-        if early is not None:
-            early.close()
+        for helpers in (self._early, self._later):
+            if helpers is not None:
+                helpers.close()
+        self._early = self._later = None
 
     def features(self, detector: Detector, documents: Iterable[AnyDocument], *, apart: bool = False) -> OrderedFeatures:
         """The features of each document, in order, yielded as they come;
@@ -322,7 +325,7 @@ class LocalEngine:
             # (imported there, 0.15 s of a core the calling process needs).
             load_sparse()
             self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
-            self._later = LaterPieces(context, self.workers - 1, detector)
+            self._fork_later(detector)  # unless forked as the reading started
         # Helpers forked below inherit what the tokenizer loads on first use.
         detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
         # detect's (apart): each piece's words are numbered by whoever makes
@@ -446,7 +449,7 @@ class LocalEngine:
         self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
     ) -> Callable[[], list[R]]:
         """Pieces ``0 .. count - 1`` of a work, started now by the helpers
-        forked with the features, when there are (``detect``) and the work
+        forked as the reading started, when there are (``detect``) and the work
         is worth them (``weight`` records, :attr:`min_records` a worker):
         a helper computes piece ``k`` as ``there(its detector, data, k)``,
         ``data`` sent once, while the caller goes on; calling the result

@@ -354,6 +354,36 @@ def test_features_expected_are_made_with_helpers_forked_before_the_documents(det
     assert theirs == [other.features(d) for d in documents] != alone
 
 
+def test_the_near_misses_helpers_are_forked_before_the_documents_are_read(detector, idf, tokenizer, sources, suspicious):
+    # first_read(apart=True) forks them, with the feature helpers' reading:
+    # forked with the features, they kept the caller's heap of then (the
+    # texts read), each page theirs alone once the caller wrote on it.
+    documents = [*sources, *suspicious]
+    expected = _jsonl(detector.detect(documents, engine=LocalEngine(1)))
+    engine = _workers()
+    engine.expect(detector)
+    assert engine._later is None
+    engine.first_read(detector, apart=True)
+    later = engine._later
+    assert later is not None and later.inherited is detector and all(p.is_alive() for p in later._processes)
+    # The run's near misses go to them (taken once sent), with the same spans.
+    assert _jsonl(detector.detect(documents, engine=engine)) == expected
+    for process in later._processes:
+        process.join(10)
+    assert engine._later is None and not any(p.is_alive() for p in later._processes)
+    # Forked for one detector, not used by another's run; ended with the engine.
+    other = make_detector("low-idf-sig", idf, Config(jobs=1).changed({"low_idf_sig.antecedents": 1}), tokenizer=tokenizer)
+    engine.expect(detector)
+    engine.first_read(detector, apart=True)
+    forked = engine._later
+    list(engine.features(other, documents, apart=True))
+    assert engine._later is not forked and engine._later.inherited is other
+    forked._processes[0].join(10)
+    assert not forked._processes[0].is_alive()
+    engine.close()
+    assert engine._later is None and engine._early is None
+
+
 def test_the_first_documents_read_are_made_by_a_helper_while_the_rest_are_read(detector, sources, suspicious):
     # first_read: the reading hands the first documents to a helper forked
     # early; the features are the same, whoever made which.
