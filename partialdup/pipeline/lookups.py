@@ -243,7 +243,7 @@ class LookupStage(HeadlineStage):
         (the near misses that are not whole matches, in order) and accept.
 
         They need only the sentences' texts: sent, with the records as
-        numbers, to processes forked with the features (whose heap is small,
+        numbers, to processes forked as the reading started (whose heap is small,
         see :class:`~partialdup.pipeline.shared_work.LaterPieces`), they are
         judged there while the rest of the look-ups runs here, and here too
         when the tail asks for them. The English bench corpus leaves a core

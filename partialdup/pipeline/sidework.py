@@ -17,7 +17,7 @@ cores with the same results:
   engine may run it beside the feature searches (:data:`Beside`);
 * ``detect``'s near misses are known once the look-ups have searched them,
   and their verdicts need only the sentences' texts: an engine may start
-  judging them in processes forked with the features, sent the texts and
+  judging them in processes forked as the reading starts, sent the texts and
   the records as numbers (:class:`NearPieces`), while the look-ups go on
   (:data:`PiecesSoon`).
 
