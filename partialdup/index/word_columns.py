@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from partialdup.core.arrays import ranges, sorted_isin, sorted_unique
+from partialdup.core.arrays import ranges, sorted_isin, sorted_unique, weighted_slices
 from partialdup.core.types import DocumentFeatures
 from partialdup.core.word_lines import word_counts
 from partialdup.index.words import WordNumbering, word_numbers
@@ -142,7 +142,7 @@ class WordColumns:
         # asks for each of its pairs' second words, a slice of the places at
         # a time (the questions are several times the places).
         found = []
-        for low, high in _stretches(ends, _WORDS_AT_ONCE):
+        for low, high in weighted_slices(lengths, _WORDS_AT_ONCE):
             first = slice(*np.searchsorted(first_rows, (low, high)).tolist())
             if first.start == first.stop:
                 continue
@@ -254,17 +254,6 @@ _PLACES_AT_ONCE = 1 << 15
 
 #: Words of the rows whose second words' places are held at once (:meth:`WordColumns.holding_pairs`).
 _WORDS_AT_ONCE = 1 << 18
-
-
-def _stretches(ends: np.ndarray, words: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of rows (``ends[i]``: where row ``i``'s words end),
-    each of about ``words`` words or fewer (a longer row alone), covering
-    every row."""
-    if not len(ends):
-        return []
-    cuts = np.searchsorted(ends, np.arange(words, int(ends[-1]), words), side="left") + 1
-    bounds = sorted_unique(np.concatenate(([0], cuts, [len(ends)])).astype(np.int64)).tolist()
-    return list(zip(bounds, bounds[1:]))
 
 
 def _held_seconds(

@@ -97,17 +97,6 @@ def test_a_stretch_of_rows_reads_its_own_rows_words_only(monkeypatch):
     assert columns.holding_pairs(np.arange(3, dtype=np.int64), [("a", "b")]).tolist() == [2]
 
 
-@given(st.lists(st.integers(0, 6), max_size=30), st.integers(1, 12))
-def test_the_stretches_of_rows_cover_every_row_once_within_their_words(lengths, words):
-    ends = np.cumsum(np.array(lengths, np.int64))
-    stretches = word_columns._stretches(ends, words)
-    assert [row for low, high in stretches for row in range(low, high)] == list(range(len(lengths)))
-    for low, high in stretches:
-        assert high > low
-        # A stretch goes past its words only by the one row that crosses the bound.
-        assert sum(lengths[low:high]) <= words or sum(lengths[low : high - 1]) < words
-
-
 def test_no_documents():
     columns = WordColumns.of([])
     assert len(columns.lengths) == 0 and columns.words == [] and columns.doc_starts.tolist() == [0]
