@@ -180,10 +180,11 @@ class Detector(LookupStage, SpanStage):
         memory goes back to the system: 50 MB with rjieba (76 MB before
         OpenCC's merged ``s2twp``, session 46), where the
         Chinese bench corpus's look-ups reach the run's peak (docs/benchmark.md,
-        session 32). Chinese text has them made again at the look-ups' end
-        (the headlines' confirmations tokenize): after that peak in the runs
-        of session 33, just before it in session 47's, where letting them go
-        still lowered it (zh 8x peaks 394-421 MB, 427-444 MB kept).
+        session 32). Chinese text has them made again by the tail (the
+        headlines' confirmations tokenize, once the look-ups' working memory
+        is given back; session 51); letting them go lowered the peak even when
+        they came back at the look-ups' end (session 47: zh 8x peaks 394-421
+        MB, 427-444 MB kept).
         A caller that runs again keeps them: loading them again would cost
         it 0.2 s a run.
         """

@@ -43,7 +43,8 @@ class Lookups:
         quoted: (A sentence, B sentence, score) of the embedded copies: a
             sentence holding a quotation and the sentence the quotation
             matches whole; a headline and a longer sentence holding it (see
-            :mod:`partialdup.match.embedded`).
+            :mod:`partialdup.match.embedded`), unless ``headline_hits`` gives
+            those (read them all with :meth:`embedded_copies`).
         rejoined: (the two rejoined sentences, the other sentence, score,
             whether the rejoined ones are on the first side) of the matches
             of rejoined sentences.
@@ -73,6 +74,12 @@ class Lookups:
             ``loose`` (by their positions in it), judged on the words
             numbered (:mod:`partialdup.match.edited_columns`); None: the
             tail judges them a record at a time.
+        headline_hits: ``detect``: gives the headline hits, made when first
+            asked for (by the tail, once the look-ups' working memory is
+            given back: their confirmations tokenize, which on Chinese text
+            loads the tokenizer's dictionaries again); None: ``quoted`` holds
+            them. Asked for before :meth:`release_judged` (they read the
+            near misses).
     """
 
     whole: WholeMatches
@@ -87,6 +94,14 @@ class Lookups:
     crowd_links: tuple[tuple[SentenceKey, SentenceKey], ...] = ()
     near_verdicts: Callable[[], PairRows] | None = None
     edited_verdicts: Callable[[], EditedVerdicts] | None = None
+    headline_hits: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None
+
+    def embedded_copies(self) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """``quoted`` and the headline hits (``headline_hits``, made now when
+        they are not yet): every embedded copy, in that order."""
+        if self.headline_hits is None:
+            return self.quoted
+        return self.quoted + self.headline_hits()
 
     def release_judged(self) -> None:
         """Let the near misses' and the loose candidates' arrays go, once the

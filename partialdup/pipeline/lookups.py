@@ -195,9 +195,14 @@ class LookupStage(HeadlineStage):
             d, i = rows[row]
             rejoined.append((((d, i), (d, i + 1)), other, score, True))
         quoted = self._quotation_hits(docs, index, own_documents=True, keys=keys)
-        headlines = self._headline_hits(docs, docs, whole, near, headline_search() if headline_search is not None else None)
-        quoted += [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
-        release_free_memory()  # the searches' and headlines' working memory, before the word-set pairs are made
+        # The headlines' hits are made by the tail (Lookups.embedded_copies):
+        # their confirmations tokenize, which brings Chinese text's
+        # dictionaries back (50 MB); made here, they came on top of the index
+        # and the searches' arrays (--jobs 1, zh 8x peak: 307-314 MB, 277-287
+        # MB made by the tail; docs/benchmark.md, session 51).
+        candidates = headline_search() if headline_search is not None else None
+        headlines = Deferred(partial(self._own_headline_hits, docs, whole, near, candidates, crowded))
+        release_free_memory()  # the searches' working memory, before the word-set pairs are made
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
         edited = None
@@ -212,7 +217,16 @@ class LookupStage(HeadlineStage):
         stats = search_stats(index, (*searches, joined))
         return Lookups(
             whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
-            edited_verdicts=edited)
+            edited_verdicts=edited, headline_hits=headlines)
+
+    def _own_headline_hits(
+        self, docs: Sequence[DocumentFeatures], whole: PairRows, near: Records, candidates: list[HeadlineCandidate] | None,
+        crowded: frozenset[SentenceKey],
+    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+        """``detect``'s headline hits (:meth:`_headline_hits` of its
+        ``candidates``), but those between two ``crowded`` sentences."""
+        headlines = self._headline_hits(docs, docs, whole, near, candidates)
+        return [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
 
     def _loose_verdicts(self, first: np.ndarray, second: np.ndarray, words: WordColumns, whole: PairRows) -> EditedVerdicts:
         """``detect``'s edited copies among the loose candidates (the loose

@@ -149,6 +149,9 @@ class SpanStage(EditedStage):
         :mod:`partialdup.pipeline.sidework`; here when None). The near
         misses' and loose candidates' arrays are let go once judged
         (:meth:`Lookups.release_judged`)."""
+        # The headlines' hits first (detect's, left for now by the look-ups),
+        # while the near misses' helper ends its pieces; they read the near misses.
+        quoted = lookups.embedded_copies()
         edited = self._edited
         if edited is not None and lookups.edited_verdicts is not None:
             # Judged first, while the near misses' helper ends its pieces
@@ -164,7 +167,7 @@ class SpanStage(EditedStage):
             self._add_edited(found, lookups.loose, a_docs, b_docs, judging(judged, edited_copies, a_docs, b_docs),
                              verdicts=lookups.edited_verdicts)
         lookups.release_judged()
-        for host, other, score in lookups.quoted:
+        for host, other, score in quoted:
             if not found.has(host, other):
                 found.add(host, other, score)
         found.add_rejoined_many(lookups.rejoined)
@@ -173,7 +176,7 @@ class SpanStage(EditedStage):
         # Each stage counts apart (whole matches, near misses, edited copies, quotations).
         # The whole matches as rows (check's come as a list), for the rule and the word checks.
         whole = lookups.whole if isinstance(lookups.whole, PairRows) else PairRows.of_records(lookups.whole)
-        stages = (whole, near, found.edited(), [(host, other) for host, other, _ in lookups.quoted])
+        stages = (whole, near, found.edited(), [(host, other) for host, other, _ in quoted])
         verdict = boilerplate_verdict(pair_key_rows(found, lookups.crowd_links), stages, self.config.boilerplate,
                                       one_collection=a_docs is b_docs, crowded=lookups.crowded)
         verdict = verdict.with_crowded(lookups.crowded, crowd_documents(self.config.boilerplate))
