@@ -220,6 +220,25 @@ def test_spans_stay_inside_both_documents(detector, language, number, cut):
         assert 0 <= span.b_start < span.b_end <= len(texts[span.b])
 
 
+@pytest.mark.parametrize("case", [*_first_headlines("zh", 1), *_first_headlines("en", 1)], ids=lambda case: case.source[0])
+def test_detects_headline_hits_are_left_to_the_tail_and_are_those_of_the_look_ups(detector, case, monkeypatch):
+    # Their confirmations tokenize (on Chinese text, loading the dictionaries
+    # again): the look-ups tokenize nothing, the hits come when first asked for.
+    docs = [detector.features(Document("a", case.source[1])), detector.features(Document("b", case.host[1]))]
+    tokenized = []
+    tokenize = detector.tokenizer.tokenize
+    monkeypatch.setattr(detector.tokenizer, "tokenize", lambda *args: tokenized.append(args) or tokenize(*args))
+    lookups = detector._self_lookups(docs, detector.build_index(docs, joins=False))
+    assert lookups.headline_hits is not None and not lookups.headline_hits.done and not tokenized
+    hits = detector._headline_hits(docs, docs, lookups.whole, lookups.near, detector._headline_candidates(docs, docs))
+    expected = [hit for hit in hits if not (hit[0] in lookups.crowded and hit[1] in lookups.crowded)]
+    assert expected and tokenized  # the planted title is found
+    tokenized.clear()
+    quoted = list(lookups.quoted)
+    assert lookups.embedded_copies() == quoted + expected and tokenized
+    assert lookups.embedded_copies() == quoted + expected and lookups.quoted == quoted  # made once, quoted not added to
+
+
 def main(count: int = 80) -> None:
     """Print, per language and setting, how the cases come out."""
     tokenizer, _ = _tools()
@@ -238,22 +257,3 @@ def main(count: int = 80) -> None:
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 80)
-
-
-@pytest.mark.parametrize("case", [*_first_headlines("zh", 1), *_first_headlines("en", 1)], ids=lambda case: case.source[0])
-def test_detects_headline_hits_are_left_to_the_tail_and_are_those_of_the_look_ups(detector, case, monkeypatch):
-    # Their confirmations tokenize (on Chinese text, loading the dictionaries
-    # again): the look-ups tokenize nothing, the hits come when first asked for.
-    docs = [detector.features(Document("a", case.source[1])), detector.features(Document("b", case.host[1]))]
-    tokenized = []
-    tokenize = detector.tokenizer.tokenize
-    monkeypatch.setattr(detector.tokenizer, "tokenize", lambda *args: tokenized.append(args) or tokenize(*args))
-    lookups = detector._self_lookups(docs, detector.build_index(docs, joins=False))
-    assert lookups.headline_hits is not None and not lookups.headline_hits.done and not tokenized
-    hits = detector._headline_hits(docs, docs, lookups.whole, lookups.near, detector._headline_candidates(docs, docs))
-    expected = [hit for hit in hits if not (hit[0] in lookups.crowded and hit[1] in lookups.crowded)]
-    assert expected and tokenized  # the planted title is found
-    tokenized.clear()
-    quoted = list(lookups.quoted)
-    assert lookups.embedded_copies() == quoted + expected and tokenized
-    assert lookups.embedded_copies() == quoted + expected and lookups.quoted == quoted  # made once, quoted not added to
