@@ -29,6 +29,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from partialdup.core.arrays import ranges, sorted_isin, sorted_unique, weighted_slices
+from partialdup.core.shared_arrays import shared_arrays
 from partialdup.core.types import DocumentFeatures
 from partialdup.core.word_lines import word_counts
 from partialdup.index.words import WordNumbering, word_numbers
@@ -70,7 +71,9 @@ class WordColumns:
         them counts its sentences with no words). ``pieces``: the words of
         ``docs`` already numbered piece by piece, the pieces covering the
         documents in order (:class:`PieceWords`): only their distinct words
-        are numbered here, not every word."""
+        are numbered here, not every word. The arrays are read-only, and lie
+        in one memory file where one can be made
+        (:func:`~partialdup.core.shared_arrays.shared_arrays`)."""
         counts = np.fromiter((len(doc.sentences) for doc in docs), np.int64, len(docs))
         doc_starts = np.zeros(len(docs) + 1, np.int64)
         np.cumsum(counts, out=doc_starts[1:])
@@ -88,7 +91,9 @@ class WordColumns:
         starts = np.zeros(len(lengths), np.int64)
         if len(lengths):
             np.cumsum(lengths[:-1], out=starts[1:])
-        return cls(list(numbered), doc_starts, known, tokens, lengths, starts, columns)
+        # In a memory file: the helpers that search them map it, and hold no
+        # copy of their own (core/shared_arrays.py).
+        return cls(list(numbered), *shared_arrays([doc_starts, known, tokens, lengths, starts, columns]))
 
     def columns_of(self, words: Iterable[str]) -> dict[str, int]:
         """The column of each of ``words`` that has one: the run's words

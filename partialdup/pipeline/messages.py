@@ -14,19 +14,31 @@ making the near misses' message took the calling process 24 MB more
 band, and writes the pickle, then each array's bytes straight from the
 array: no copy on the sending side. :func:`received_message` reads the
 arrays one at a time, each into a buffer of its own that the unpickled
-array then holds (writable, as a copy would be; ``Connection`` reads a
+array then holds (writable where the array sent was: pickle keeps the
+read-only flag; ``Connection`` reads a
 message into a buffer of its own first and copies it out, so the receiver
 holds one array twice for a moment, not the whole message).
+
+An array that lies in a memory file (:mod:`partialdup.core.shared_arrays`)
+is not written at all where the connection is a Unix socket (a duplex
+``Pipe``): the file's descriptor goes over the socket, and the receiver
+maps the file, privately (its writes are its own, as a copy's would be),
+and reads the array in place.
 """
 
 from __future__ import annotations
 
 import io
+import mmap
+import os
 import pickle
+import socket
 import sys
 from contextlib import contextmanager
-from multiprocessing.reduction import ForkingPickler
+from multiprocessing.reduction import ForkingPickler, recvfds, sendfds
 from typing import Any, Iterator
+
+from partialdup.core.shared_arrays import SharedMapping, shared_place
 
 __all__ = ["PIPE_BYTES", "prompt_reading", "received_message", "roomy_pipe", "send_message"]
 
@@ -74,7 +86,8 @@ def prompt_reading() -> Iterator[None]:
 
 def send_message(conn: Any, message: Any) -> None:
     """Sends ``message`` through ``conn`` (a multiprocessing connection), its
-    buffers (arrays) written out of band, without a copy."""
+    buffers (arrays) written out of band, without a copy; those lying in a
+    memory file are sent as the file, where ``conn`` can carry one."""
     buffers: list[Any] = []
     head = io.BytesIO()
     pickler = pickle.Pickler(head, 5, buffer_callback=buffers.append)
@@ -82,19 +95,42 @@ def send_message(conn: Any, message: Any) -> None:
     pickler.dispatch_table = {**ForkingPickler._copyreg_dispatch_table, **ForkingPickler._extra_reducers}  # type: ignore[attr-defined]
     pickler.dump(message)
     views = [buffer.raw() for buffer in buffers]
-    conn.send([view.nbytes for view in views])
+    places = [shared_place(view) for view in views]
+    files: list[SharedMapping] = []
+    sock = _unix_socket(conn) if any(places) else None
+    # Each buffer: (bytes, None) written after the pickle, or (bytes, (file, offset)) in the file-th file sent.
+    layout: list[tuple[int, tuple[int, int] | None]] = []
+    for view, place in zip(views, places):
+        if place is None or sock is None:
+            layout.append((view.nbytes, None))
+            continue
+        mapping, offset = place
+        if mapping not in files:
+            files.append(mapping)
+        layout.append((view.nbytes, (files.index(mapping), offset)))
+    conn.send(layout)
     conn.send_bytes(head.getbuffer())
     del head
-    for view in views:
-        conn.send_bytes(view)
+    if sock is not None:
+        with sock:
+            if files:
+                sendfds(sock, [mapping.fd for mapping in files])
+    for view, (_, where) in zip(views, layout):
+        if where is None:
+            conn.send_bytes(view)
 
 
 def received_message(conn: Any) -> Any:
     """The message :func:`send_message` sent through ``conn``."""
-    sizes = conn.recv()
+    layout = conn.recv()
     head = conn.recv_bytes()
-    buffers = []
-    for size in sizes:
+    files = _received_files(conn, {place[0] for _, place in layout if place is not None})
+    buffers: list[Any] = []
+    for size, place in layout:
+        if place is not None:
+            number, offset = place
+            buffers.append(files[number][offset : offset + size])
+            continue
         buffer = bytearray(size)
         if size:
             conn.recv_bytes_into(buffer)
@@ -102,3 +138,35 @@ def received_message(conn: Any) -> Any:
             conn.recv_bytes()
         buffers.append(buffer)
     return pickle.loads(head, buffers=buffers)
+
+
+def _unix_socket(conn: Any) -> socket.socket | None:
+    # A socket on a copy of the connection's descriptor, when it is a Unix
+    # socket (which carries descriptors); None for a pipe's.
+    try:
+        sock = socket.socket(fileno=os.dup(conn.fileno()))
+    except OSError:
+        return None
+    if sock.family != getattr(socket, "AF_UNIX", None):
+        sock.close()
+        return None
+    return sock
+
+
+def _received_files(conn: Any, numbers: set[int]) -> list[memoryview]:
+    # The memory files sent (as many as `numbers`), each mapped privately
+    # (copy on write), whole, as a view.
+    if not numbers:
+        return []
+    sock = _unix_socket(conn)
+    if sock is None:
+        raise ValueError("memory files were sent over a connection that cannot carry them")
+    with sock:
+        fds = recvfds(sock, len(numbers))
+    views = []
+    for fd in fds:
+        try:
+            views.append(memoryview(mmap.mmap(fd, os.fstat(fd).st_size, access=mmap.ACCESS_COPY)))
+        finally:
+            os.close(fd)
+    return views

@@ -475,6 +475,43 @@ def test_the_side_searches_sent_apart_give_what_they_give_here(detector, sources
     assert here_words() and here_headlines()
 
 
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="memory files are Linux's")
+def test_the_side_searches_read_the_words_numbered_in_one_memory_file(detector, sources, suspicious, monkeypatch):
+    # Every run's words numbered put in a memory file (not only those of 1 MB
+    # or more): the helpers map it, and find what they find here.
+    import pickle
+
+    from partialdup.core import shared_arrays
+
+    monkeypatch.setattr(shared_arrays, "SHARED_MIN_BYTES", 0)
+    documents = [*sources, *suspicious]
+    engine = _workers()
+    docs = list(engine.features(detector, documents, apart=True))
+    columns = detector._word_columns(docs)
+    place = shared_arrays.shared_place(pickle.PickleBuffer(columns.columns).raw())
+    assert place is not None and not columns.columns.flags.writeable
+    apart_words, apart_headlines = detector._side_searches(docs, columns, engine.beside, engine.apart)
+    assert apart_headlines() == detector._headline_candidates(docs, docs)
+    assert apart_words() == detector._word_loose_all(docs)
+    assert _jsonl(detector.detect(documents, engine=_workers())) == _jsonl(detector.detect(documents, engine=LocalEngine(1)))
+    # A helper is sent the file, not the arrays' bytes.
+    engine = _workers()
+    list(engine.features(detector, documents[:4], apart=True))
+    (mapped,) = engine.apart([(_in_a_mapping, (columns.columns,))])
+    assert mapped() is True
+
+
+def _in_a_mapping(array):
+    import mmap
+
+    import numpy as np
+
+    owner = array
+    while isinstance(owner, (np.ndarray, memoryview)):
+        owner = owner.base if isinstance(owner, np.ndarray) else owner.obj
+    return isinstance(owner, mmap.mmap)
+
+
 def test_near_misses_judged_from_the_look_ups_on_are_what_the_tail_would_accept(detector, sources, suspicious, monkeypatch):
     # Pieces of 3 records, taken by the helper forked with the features while
     # the look-ups go on, and here; here alone with one job.
