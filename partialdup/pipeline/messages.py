@@ -143,9 +143,11 @@ def received_message(conn: Any) -> Any:
 def _unix_socket(conn: Any) -> socket.socket | None:
     # A socket on a copy of the connection's descriptor, when it is a Unix
     # socket (which carries descriptors); None for a pipe's.
+    fd = os.dup(conn.fileno())
     try:
-        sock = socket.socket(fileno=os.dup(conn.fileno()))
-    except OSError:
+        sock = socket.socket(fileno=fd)
+    except OSError:  # not a socket
+        os.close(fd)
         return None
     if sock.family != getattr(socket, "AF_UNIX", None):
         sock.close()

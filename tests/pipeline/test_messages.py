@@ -138,7 +138,9 @@ def test_arrays_in_a_memory_file_go_over_a_socket_as_the_file():
 def test_arrays_in_a_memory_file_go_through_a_pipe_as_bytes():
     reader, writer = multiprocessing.Pipe(duplex=False)  # a pipe carries no descriptor
     message = _shared_message()
+    open_before = len(os.listdir("/proc/self/fd"))
     got = _received_by_a_thread(reader, writer, message)
+    assert len(os.listdir("/proc/self/fd")) == open_before  # none left open by asking for a socket
     _same(got, message)
     assert not any(_in_a_mapping(array) for array in got["arrays"])
     assert [array.flags.writeable for array in got["arrays"]] == [array.flags.writeable for array in message["arrays"]]
