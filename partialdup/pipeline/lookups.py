@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import partial
 from itertools import chain
 from operator import itemgetter
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -201,14 +201,14 @@ class LookupStage(HeadlineStage):
         # and the searches' arrays (--jobs 1, zh 8x peak: 307-314 MB, 277-287
         # MB made by the tail; docs/benchmark.md, session 51).
         candidates = headline_search() if headline_search is not None else None
-        headlines = Deferred(partial(self._own_headline_hits, docs, whole, near, candidates, crowded))
+        headlines = Deferred(lambda: _outside_crowd(self._headline_hits(docs, docs, whole, near, candidates), crowded))
         release_free_memory()  # the searches' working memory, before the word-set pairs are made
         # The word-set search's pairs, asked for last: it may have run beside all of the above.
         loose: Records = []
         edited = None
         if loose_matches is not None:
             assert word_pairs is not None
-            words = [pair for pair in word_pairs() if not (pair[0] in crowded and pair[1] in crowded)]
+            words = _outside_crowd(word_pairs(), crowded)
             more = _not_found_in(words, loose_matches, keys)
             loose = KeyedMatches(loose_matches.query, loose_matches.key, loose_matches.score, keys).with_more(more)
             if columns is not None:
@@ -218,15 +218,6 @@ class LookupStage(HeadlineStage):
         return Lookups(
             whole, near, loose, quoted, rejoined, stats, crowded=crowded, crowd_links=crowd_links, near_verdicts=near_verdicts,
             edited_verdicts=edited, headline_hits=headlines)
-
-    def _own_headline_hits(
-        self, docs: Sequence[DocumentFeatures], whole: PairRows, near: Records, candidates: list[HeadlineCandidate] | None,
-        crowded: frozenset[SentenceKey],
-    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
-        """``detect``'s headline hits (:meth:`_headline_hits` of its
-        ``candidates``), but those between two ``crowded`` sentences."""
-        headlines = self._headline_hits(docs, docs, whole, near, candidates)
-        return [hit for hit in headlines if not (hit[0] in crowded and hit[1] in crowded)]
 
     def _loose_verdicts(self, first: np.ndarray, second: np.ndarray, words: WordColumns, whole: PairRows) -> EditedVerdicts:
         """``detect``'s edited copies among the loose candidates (the loose
@@ -419,6 +410,14 @@ class _SentenceTexts(TextSequence):
         # near misses, 0.17 s of the calling process alone).
         docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
         return iter([_sentence_text(docs[document], index) for document, index in keys])
+
+
+def _outside_crowd(
+    records: Iterable[tuple[SentenceKey, SentenceKey, float]], crowded: frozenset[SentenceKey]
+) -> list[tuple[SentenceKey, SentenceKey, float]]:
+    """The records (in order) but those between two ``crowded`` sentences
+    (boilerplate whatever is found: their pairs are not made)."""
+    return [record for record in records if not (record[0] in crowded and record[1] in crowded)]
 
 
 def _loose_numbers(

@@ -111,10 +111,9 @@ def send_message(conn: Any, message: Any) -> None:
     conn.send(layout)
     conn.send_bytes(head.getbuffer())
     del head
-    if sock is not None:
+    if sock is not None:  # then some buffer lies in a file (files is not empty)
         with sock:
-            if files:
-                sendfds(sock, [mapping.fd for mapping in files])
+            sendfds(sock, [mapping.fd for mapping in files])
     for view, (_, where) in zip(views, layout):
         if where is None:
             conn.send_bytes(view)
