@@ -26,7 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["SHARED_MIN_BYTES", "SharedMapping", "shared_arrays", "shared_place"]
+__all__ = ["SHARED_MIN_BYTES", "SharedMapping", "shared_arrays", "shared_buffers", "shared_place"]
 
 #: Arrays together smaller than this stay where they are: a memory file
 #: costs a descriptor and a mapping, and sending small arrays as bytes is cheap.
@@ -60,6 +60,24 @@ def shared_arrays(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         copy = np.frombuffer(mapping, array.dtype, array.size, offset).reshape(array.shape)
         copy[...] = array
         copy.flags.writeable = False
+        copies.append(copy)
+    return copies
+
+
+def shared_buffers(buffers: Sequence[memoryview]) -> list[memoryview] | None:
+    """Copies of contiguous ``buffers`` (equal bytes) lying in one memory
+    file, whatever their size: for a process that hands them to another
+    and need not stay until they are read. None where no memory file can
+    be made."""
+    offsets, total = _layout([np.frombuffer(buffer, np.uint8) for buffer in buffers])
+    mapping = _memory_file(max(total, 1))
+    if mapping is None:
+        return None
+    whole = memoryview(mapping)
+    copies = []
+    for buffer, offset in zip(buffers, offsets):
+        copy = whole[offset : offset + buffer.nbytes]
+        copy[:] = buffer.cast("B")
         copies.append(copy)
     return copies
 

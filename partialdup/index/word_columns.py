@@ -32,6 +32,7 @@ from partialdup.core.arrays import ranges, sorted_isin, sorted_unique, weighted_
 from partialdup.core.shared_arrays import shared_arrays
 from partialdup.core.types import DocumentFeatures
 from partialdup.core.word_lines import word_counts
+from partialdup.index.inverted import SentenceKeys
 from partialdup.index.words import WordNumbering, word_numbers
 
 __all__ = ["NumberedWords", "PieceWords", "WordColumns", "aligned_words"]
@@ -110,6 +111,13 @@ class WordColumns:
     def documents(self, numbers: np.ndarray) -> np.ndarray:
         """The document of each sentence number of ``numbers`` (int64)."""
         return np.searchsorted(self.doc_starts, numbers, side="right") - 1
+
+    def sentence_keys(self) -> SentenceKeys:
+        """(document, sentence) of every sentence number, in order, held as
+        arrays (:class:`~partialdup.index.inverted.SentenceKeys`)."""
+        counts = np.diff(self.doc_starts)
+        documents = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        return SentenceKeys(documents, np.arange(int(self.doc_starts[-1]), dtype=np.int64) - self.doc_starts[documents])
 
     def keys(self, numbers: np.ndarray) -> list[tuple[int, int]]:
         """(document, sentence) of each sentence number of ``numbers``."""

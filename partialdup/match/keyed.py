@@ -13,11 +13,14 @@ they are read.
 from __future__ import annotations
 
 from itertools import chain
+from operator import itemgetter
 from typing import Callable, Collection, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 
 from partialdup.core.arrays import sorted_isin
+from partialdup.index.inverted import SentenceKeys
+from partialdup.match.pair_rows import codes_of, key_codes
 from partialdup.match.pairs import FoundPairs, SentenceKey
 
 __all__ = ["KeyedMatches", "Pending", "RowPart"]
@@ -43,7 +46,8 @@ class KeyedMatches:
         first_keys: The sentence at each position of ``first``.
         second_keys: The sentence at each position of ``second`` (None:
             ``first_keys``, as when an index is searched against itself).
-        more: Records read after the arrays' (a second search's few).
+        more: Records read after the arrays' (a second search's few), or
+            a second search's own arrays (``detect``'s word-set pairs).
     """
 
     def __init__(
@@ -53,14 +57,14 @@ class KeyedMatches:
         score: np.ndarray,
         first_keys: Sequence[SentenceKey],
         second_keys: Sequence[SentenceKey] | None = None,
-        more: Sequence[Record] = (),
+        more: Union[KeyedMatches, Sequence[Record]] = (),
     ) -> None:
         self._first = np.asarray(first, np.int64)
         self._second = np.asarray(second, np.int64)
         self._score = np.asarray(score, np.float64)
         self._first_keys = first_keys
         self._second_keys = first_keys if second_keys is None else second_keys
-        self._more = list(more)
+        self._more: Union[KeyedMatches, list[Record]] = more if isinstance(more, KeyedMatches) else list(more)
 
     def __len__(self) -> int:
         return len(self._first) + len(self._more)
@@ -132,12 +136,54 @@ class KeyedMatches:
         first_key, second_key = self._first_keys.__getitem__, self._second_keys.__getitem__
         records = list(zip(map(first_key, self._first[inside].tolist()), map(second_key, self._second[inside].tolist()),
                            self._score[inside].tolist()))
-        return records + [self._more[p - arrays] for p in positions[positions >= arrays].tolist()]
+        later = positions[positions >= arrays] - arrays
+        if isinstance(self._more, KeyedMatches):
+            return records + self._more.at(later)
+        return records + [self._more[p] for p in later.tolist()]
 
     def later_records(self, low: int, high: int) -> list[Record]:
         """The later records (:meth:`with_more`'s) at positions ``low`` to ``high``."""
         arrays = len(self._first)
-        return self._more[max(low - arrays, 0) : max(high - arrays, 0)]
+        low, high = max(low - arrays, 0), max(high - arrays, 0)
+        if isinstance(self._more, KeyedMatches):
+            return list(self._more.records(low, high))
+        return self._more[low:high]
+
+    def where(self, keep: np.ndarray) -> KeyedMatches:
+        """The records of the arrays that ``keep`` (a mask of them) keeps,
+        in order, with the same keys (and no later records: a search's own)."""
+        if len(self._more):
+            raise ValueError("records added after the arrays' cannot be masked")
+        return KeyedMatches(self._first[keep], self._second[keep], self._score[keep], self._first_keys, self._second_keys)
+
+    def key_columns(self, side: int) -> tuple[np.ndarray, np.ndarray]:
+        """The (document, sentence) of each record's first (``side`` 0) or
+        second sentence, as two int64 arrays (the arrays' records, then the
+        later ones): read from the keys' own arrays when they are held so."""
+        at, keys = (self._first, self._first_keys) if side == 0 else (self._second, self._second_keys)
+        if isinstance(keys, SentenceKeys):
+            documents, sentences = keys.documents[at], keys.positions[at]
+        else:
+            documents, sentences = _columns_of(map(keys.__getitem__, at.tolist()), len(at))
+        if not len(self._more):
+            return documents, sentences
+        if isinstance(self._more, KeyedMatches):
+            more = self._more.key_columns(side)
+        else:
+            more = _columns_of(map(itemgetter(side), self._more), len(self._more))
+        return np.concatenate((documents, more[0])), np.concatenate((sentences, more[1]))
+
+    def outside(self, crowded: Collection[SentenceKey]) -> KeyedMatches:
+        """The records (of the arrays: see :meth:`where`) but those between
+        two ``crowded`` sentences, in order."""
+        among = np.sort(codes_of(crowded))
+        first, second = self.key_codes()
+        return self.where(~(sorted_isin(first, among, among_sorted=True) & sorted_isin(second, among, among_sorted=True)))
+
+    def key_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~partialdup.match.pair_rows.key_codes` of each record's
+        first and of its second sentence (see :meth:`key_columns`)."""
+        return key_codes(*self.key_columns(0)), key_codes(*self.key_columns(1))
 
     def found_rows(self, found: FoundPairs) -> RowTest | None:
         """:meth:`~partialdup.match.pairs.FoundPairs.found_rows` for this
@@ -158,11 +204,18 @@ class KeyedMatches:
         self._score = np.empty(0, np.float64)
         self._more = []
 
-    def with_more(self, more: Sequence[Record]) -> KeyedMatches:
-        """These records, then ``more``."""
-        joined = KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, self._more)
-        joined._more.extend(more)
-        return joined
+    def with_more(self, more: Union[KeyedMatches, Sequence[Record]]) -> KeyedMatches:
+        """These records, then ``more`` (records, or another search's
+        arrays, kept as they are when these have no later records yet)."""
+        if not len(self._more) and isinstance(more, KeyedMatches):
+            return KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, more)
+        return KeyedMatches(self._first, self._second, self._score, self._first_keys, self._second_keys, [*self._more, *more])
+
+
+def _columns_of(keys: Iterable[SentenceKey], count: int) -> tuple[np.ndarray, np.ndarray]:
+    # The documents and the sentences of ``count`` keys, as two int64 arrays.
+    flat = np.fromiter(chain.from_iterable(keys), np.int64, 2 * count).reshape(-1, 2)
+    return flat[:, 0], flat[:, 1]
 
 
 def _positions(keys: Sequence[SentenceKey], wanted: Collection[SentenceKey]) -> np.ndarray:

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from itertools import chain
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar, overload
 
 import numpy as np
 
 from partialdup.core.arrays import dense_numbers, sorted_isin
 from partialdup.core.deferred import Deferred
 from partialdup.core.joined_texts import JoinedTexts
-from partialdup.core.text_sequence import TextSequence
 from partialdup.core.heap import release_free_memory
-from partialdup.core.types import Bag, DocumentFeatures, SentenceOffsets
+from partialdup.core.types import Bag, DocumentFeatures
 from partialdup.index.inverted import entry_columns, entry_keys
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.sparse import PairMatches, ReferenceIndex
@@ -39,7 +37,8 @@ from partialdup.pipeline.base import joined_bags, joined_keys
 from partialdup.pipeline.edits import word_set_candidates
 from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records
 from partialdup.pipeline.lookup_results import Lookups, counts_only, search_stats
-from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, inline_beside, near_copy_rows
+from partialdup.pipeline.sentence_texts import SentenceTexts
+from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, Record, inline_beside, near_copy_rows
 
 __all__ = ["LookupStage"]
 
@@ -107,7 +106,7 @@ class LookupStage(HeadlineStage):
 
     def _word_search(
         self, docs: Sequence[DocumentFeatures], beside: Beside | None = None, columns: WordColumns | None = None
-    ) -> Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None:
+    ) -> Callable[[], Records] | None:
         """``detect``'s word-set search of edited copies, started (beside the
         caller, when ``beside`` can: see :mod:`partialdup.pipeline.sidework`);
         calling the result gives its pairs. None when edited copies are off.
@@ -119,7 +118,7 @@ class LookupStage(HeadlineStage):
 
     def _self_lookups(
         self, docs: Sequence[DocumentFeatures], index: ReferenceIndex, product: CandidateProduct | None = None,
-        beside: Beside | None = None, word_search: Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None = None,
+        beside: Beside | None = None, word_search: Callable[[], Records] | None = None,
         headline_search: Callable[[], list[HeadlineCandidate]] | None = None, columns: WordColumns | None = None,
         pieces_soon: PiecesSoon | None = None,
     ) -> Lookups:
@@ -266,7 +265,7 @@ class LookupStage(HeadlineStage):
         kept = np.flatnonzero(~sorted_isin(_pair_codes(query, key, width), _pair_codes(whole.query, whole.key, width, ordered=True),
                                            among_sorted=True)).astype(np.int32)
         distinct, (first, second) = dense_numbers((query[kept], key[kept]), width)
-        texts = _SentenceTexts(docs, keys, distinct)
+        texts = SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
         # Sent with the texts made, joined (core/joined_texts.py); judged
         # here with the texts read from the documents when needed. The near
@@ -351,7 +350,7 @@ class LookupStage(HeadlineStage):
 
     def _side_searches(
         self, docs: Sequence[DocumentFeatures], columns: WordColumns | None, beside: Beside, apart: Apart,
-    ) -> tuple[Callable[[], list[tuple[SentenceKey, SentenceKey, float]]] | None, Callable[[], list[HeadlineCandidate]] | None]:
+    ) -> tuple[Callable[[], Records] | None, Callable[[], list[HeadlineCandidate]] | None]:
         """``detect``'s word-set search and headline candidates, started;
         each a callable that gives its result (None: that search is off).
         On the words numbered (``columns``), the searches are sent ``apart``
@@ -372,7 +371,7 @@ class LookupStage(HeadlineStage):
 
     def _word_pairs_later(
         self, docs: Sequence[DocumentFeatures], columns: WordColumns, pairs: Callable[[], tuple[np.ndarray, np.ndarray]]
-    ) -> list[tuple[SentenceKey, SentenceKey, float]]:
+    ) -> KeyedMatches:
         # The word-set search's pairs, once its sentence numbers have come.
         return self._word_pairs_of(docs, columns, *pairs())
 
@@ -390,39 +389,24 @@ class LookupStage(HeadlineStage):
         return {(row, key_of(key)) for row, key in zip(matches.query[low].tolist(), matches.key[low].tolist())}
 
 
-class _SentenceTexts(TextSequence):
-    """The texts of the sentences at some index keys (``distinct``), read
-    from the documents when asked for (None: the document came without)."""
-
-    def __init__(self, docs: Sequence[DocumentFeatures], keys: Sequence[SentenceKey], distinct: np.ndarray) -> None:
-        self._docs, self._keys, self._distinct = docs, keys, distinct
-
-    def __len__(self) -> int:
-        return len(self._distinct)
-
-    def _text(self, number: int) -> str | None:
-        document, index = self._keys[int(self._distinct[number])]
-        return _sentence_text(self._docs[document], index)
-
-    def __iter__(self) -> Iterator[str | None]:
-        # Every text in one pass: a Sequence's own iteration asks
-        # __getitem__ for each (66,740 texts of the English bench corpus's
-        # near misses, 0.17 s of the calling process alone).
-        docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
-        return iter([_sentence_text(docs[document], index) for document, index in keys])
+@overload
+def _outside_crowd(records: KeyedMatches, crowded: frozenset[SentenceKey]) -> KeyedMatches: ...
 
 
-def _outside_crowd(
-    records: Iterable[tuple[SentenceKey, SentenceKey, float]], crowded: frozenset[SentenceKey]
-) -> list[tuple[SentenceKey, SentenceKey, float]]:
+@overload
+def _outside_crowd(records: list[Record], crowded: frozenset[SentenceKey]) -> list[Record]: ...
+
+
+def _outside_crowd(records: Records, crowded: frozenset[SentenceKey]) -> Records:
     """The records (in order) but those between two ``crowded`` sentences
     (boilerplate whatever is found: their pairs are not made)."""
+    if isinstance(records, KeyedMatches):
+        return records.outside(crowded)
     return [record for record in records if not (record[0] in crowded and record[1] in crowded)]
 
 
 def _loose_numbers(
-    loose: PairMatches, more: Sequence[tuple[SentenceKey, SentenceKey, float]], doc_starts: np.ndarray,
-    columns: tuple[np.ndarray, np.ndarray],
+    loose: PairMatches, more: Records, doc_starts: np.ndarray, columns: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     """The numbers (a run's sentences numbered, ``doc_starts``: each
     document's first) of the first and of the second sentence of each loose
@@ -430,15 +414,17 @@ def _loose_numbers(
     at each key), then ``more``."""
     documents, positions = columns
     first, second = (
-        np.concatenate([doc_starts[documents[at]] + positions[at], doc_starts[held[:, 0]] + held[:, 1]])
+        np.concatenate([doc_starts[documents[at]] + positions[at], doc_starts[held[0]] + held[1]])
         for at, held in ((loose.query, _key_columns(more, 0)), (loose.key, _key_columns(more, 1)))
     )
     return first, second
 
 
-def _key_columns(records: Sequence[tuple[SentenceKey, SentenceKey, float]], side: int) -> np.ndarray:
-    # The (document, sentence) of each record's first (side 0) or second sentence, as rows of an array.
-    return np.fromiter(chain.from_iterable(map(itemgetter(side), records)), np.int64, 2 * len(records)).reshape(-1, 2)
+def _key_columns(records: Records, side: int) -> tuple[np.ndarray, np.ndarray]:
+    # The document and the sentence of each record's first (side 0) or second sentence.
+    if not isinstance(records, KeyedMatches):
+        records = KeyedMatches(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0), [], more=records)
+    return records.key_columns(side)
 
 
 def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
@@ -456,18 +442,6 @@ def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool
     return codes
 
 
-def _sentence_text(doc: DocumentFeatures, index: int) -> str | None:
-    # A sentence's text (None: its document came without).
-    if doc.text is None:
-        return None
-    sentences = doc.sentences
-    if isinstance(sentences, SentenceOffsets):
-        start, end = sentences.bounds(index)  # no sentence made
-        return doc.text[start:end]
-    sentence = sentences[index]
-    return doc.text[sentence.start : sentence.end]
-
-
 def _keyed(
     found: PairMatches, query_key: Callable[[int], SentenceKey], key_of: Callable[[int], SentenceKey]
 ) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
@@ -478,20 +452,22 @@ def _keyed(
         yield query_key(query), key_of(key), score
 
 
-def _not_found_in(
-    pairs: Sequence[tuple[SentenceKey, SentenceKey, float]], found: PairMatches, keys: Sequence[SentenceKey]
-) -> list[tuple[SentenceKey, SentenceKey, float]]:
+def _not_found_in(pairs: Records, found: PairMatches, keys: Sequence[SentenceKey]) -> Records:
     """The records of ``pairs`` (in order) whose (first, second) sentences
     are not a (query, key) match of ``found``, an index searched against
     itself (``keys``: the sentence of each key): the tail reads a pair once."""
-    if not pairs:
-        return []
+    if not len(pairs):
+        return pairs
     # Each pair's sentences' positions in `keys` found on the arrays: a dict
     # of every key made a tuple per indexed sentence too, at the English
     # bench corpus's peak (docs/benchmark.md, session 35).
     positions = KeyPositions(keys)
-    first = positions.of(codes_of(pair[0] for pair in pairs))
-    second = positions.of(codes_of(pair[1] for pair in pairs))
+    if isinstance(pairs, KeyedMatches):
+        first, second = map(positions.of, pairs.key_codes())
+    else:
+        first, second = (positions.of(codes_of(map(itemgetter(side), pairs))) for side in (0, 1))
     width = max(len(keys), 1)
     again = sorted_isin(first * width + second, found.query * width + found.key) & (first >= 0) & (second >= 0)
+    if isinstance(pairs, KeyedMatches):
+        return pairs.where(~again)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]

@@ -23,7 +23,10 @@ An array that lies in a memory file (:mod:`partialdup.core.shared_arrays`)
 is not written at all where the connection is a Unix socket (a duplex
 ``Pipe``): the file's descriptor goes over the socket, and the receiver
 maps the file, privately (its writes are its own, as a copy's would be),
-and reads the array in place.
+and reads the array in place. A helper's results come back the same way,
+their arrays copied into a memory file of their own first
+(``send_message(..., spill=True)``): the helper need not stay until the
+caller reads them.
 """
 
 from __future__ import annotations
@@ -38,9 +41,9 @@ from contextlib import contextmanager
 from multiprocessing.reduction import ForkingPickler, recvfds, sendfds
 from typing import Any, Iterator
 
-from partialdup.core.shared_arrays import SharedMapping, shared_place
+from partialdup.core.shared_arrays import SharedMapping, shared_buffers, shared_place
 
-__all__ = ["PIPE_BYTES", "prompt_reading", "received_message", "roomy_pipe", "send_message"]
+__all__ = ["PIPE_BYTES", "SPILL_MIN_BYTES", "prompt_reading", "received_message", "roomy_pipe", "send_message"]
 
 #: Bytes a pipe to a helper is asked to hold (Linux's default is 64 KB;
 #: 1 MB is what an unprivileged process may ask for by default). A helper
@@ -50,6 +53,11 @@ __all__ = ["PIPE_BYTES", "prompt_reading", "received_message", "roomy_pipe", "se
 #: caller 0.16-0.18 s with 64 KB, 0.06 s with a prompter hand-over
 #: (:func:`prompt_reading`), 0.03 s with both (docs/benchmark.md, session 47).
 PIPE_BYTES = 1 << 20
+
+#: Buffers a spilled message (:func:`send_message`) holds before they go
+#: into a memory file: fewer fit in a socket's own buffer (Linux: about
+#: 200 KB), and the sender does not wait for them to be read.
+SPILL_MIN_BYTES = 1 << 16
 
 #: The interpreter's switch interval (seconds) while a thread reads a pipe
 #: beside a working main thread (:func:`prompt_reading`); Python's is 0.005.
@@ -84,10 +92,16 @@ def prompt_reading() -> Iterator[None]:
         sys.setswitchinterval(interval)
 
 
-def send_message(conn: Any, message: Any) -> None:
+def send_message(conn: Any, message: Any, *, spill: bool = False) -> None:
     """Sends ``message`` through ``conn`` (a multiprocessing connection), its
     buffers (arrays) written out of band, without a copy; those lying in a
-    memory file are sent as the file, where ``conn`` can carry one."""
+    memory file are sent as the file, where ``conn`` can carry one.
+
+    ``spill``: the other buffers too, when they hold :data:`SPILL_MIN_BYTES`
+    or more, copied into one memory file sent so: the sender then need not
+    wait until the receiver has read their bytes (a helper's result, read
+    when the caller asks for it: the helper ends at once, and the memory it
+    holds goes with it)."""
     buffers: list[Any] = []
     head = io.BytesIO()
     pickler = pickle.Pickler(head, 5, buffer_callback=buffers.append)
@@ -96,6 +110,8 @@ def send_message(conn: Any, message: Any) -> None:
     pickler.dump(message)
     views = [buffer.raw() for buffer in buffers]
     places = [shared_place(view) for view in views]
+    if spill and sum(view.nbytes for view, place in zip(views, places) if place is None) >= SPILL_MIN_BYTES:
+        views, places = _spilled(views, places)
     files: list[SharedMapping] = []
     sock = _unix_socket(conn) if any(places) else None
     # Each buffer: (bytes, None) written after the pickle, or (bytes, (file, offset)) in the file-th file sent.
@@ -117,6 +133,22 @@ def send_message(conn: Any, message: Any) -> None:
     for view, (_, where) in zip(views, layout):
         if where is None:
             conn.send_bytes(view)
+
+
+def _spilled(
+    views: list[memoryview], places: list[tuple[SharedMapping, int] | None]
+) -> tuple[list[memoryview], list[tuple[SharedMapping, int] | None]]:
+    # The buffers not in a memory file copied into one (see send_message's
+    # ``spill``), with their places; the buffers as they are where no file
+    # can be made.
+    loose = [k for k, place in enumerate(places) if place is None]
+    copies = shared_buffers([views[k] for k in loose])
+    if copies is None:
+        return views, places
+    views, places = list(views), list(places)
+    for k, copy in zip(loose, copies):
+        views[k], places[k] = copy, shared_place(copy)
+    return views, places
 
 
 def received_message(conn: Any) -> Any:

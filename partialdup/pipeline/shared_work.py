@@ -425,7 +425,7 @@ class HelperProcess:
         # The next result; the helper ends once it has sent them all.
         ready = self._results.index(None)
         try:
-            self._results[ready] = self._conn.recv()
+            self._results[ready] = received_message(self._conn)
         except (EOFError, OSError):
             self._results[ready:] = [(False, "it ended without sending its result")] * (len(self._results) - ready)
         if all(outcome is not None for outcome in self._results):
@@ -461,6 +461,9 @@ def _serve_helper(conn: Any, parent: int) -> None:
 def _send_all(conn: Any, outbox: queue.SimpleQueue[tuple[bool, Any]], count: int) -> None:
     for _ in range(count):
         try:
-            conn.send(outbox.get())
+            # Its arrays in a memory file: this helper ends once its last
+            # result is sent, not when the caller reads it (which it may do
+            # last: the word-set pairs; docs/benchmark.md, session 53).
+            send_message(conn, outbox.get(), spill=True)
         except (BrokenPipeError, OSError):
             return  # the caller is gone or stopped listening

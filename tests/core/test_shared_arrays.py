@@ -104,3 +104,19 @@ def test_a_process_mapping_the_file_reads_the_arrays_without_a_copy():
     finally:
         process.join(10)
     assert shared_module._layout(copies)[1] <= len(mapping)
+
+
+def test_shared_buffers_are_equal_copies_in_one_memory_file():
+    from partialdup.core.shared_arrays import shared_buffers
+
+    buffers = [memoryview(bytes(range(256)) * 5), memoryview(b""), memoryview(np.arange(7, dtype=np.int64)).cast("B")]
+    copies = shared_buffers(buffers)
+    assert copies is not None and [bytes(c) for c in copies] == [bytes(b) for b in buffers]
+    assert shared_place(copies[0]) is not None and shared_place(copies[2])[0] is shared_place(copies[0])[0]
+
+
+def test_shared_buffers_without_memory_files_are_none(monkeypatch):
+    from partialdup.core.shared_arrays import shared_buffers
+
+    monkeypatch.delattr(os, "memfd_create", raising=False)
+    assert shared_buffers([memoryview(b"abc")]) is None

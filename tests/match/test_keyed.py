@@ -161,3 +161,50 @@ def test_released_records_are_gone_and_their_arrays_free():
     del first
     matches.release()
     assert len(matches) == 0 and list(matches) == [] and held() is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=20),
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=20),
+    st.sets(st.sampled_from(_KEYS), max_size=8),
+    st.integers(1, 4),
+)
+def test_later_arrays_read_and_filter_as_the_same_records_in_a_list(rows, later_rows, crowded, chunk):
+    # detect's word-set pairs held as a second search's arrays, keyed by
+    # SentenceKeys, against the same records as a plain list.
+    from partialdup.index.inverted import SentenceKeys
+
+    held = SentenceKeys(np.array([d for d, _ in _KEYS]), np.array([s for _, s in _KEYS]))
+
+    def arrays(columns, keys):
+        first, second, score = (np.array([r[k] for r in columns], dtype) for k, dtype in enumerate((np.int64, np.int64, np.float64)))
+        return KeyedMatches(first, second, score, keys)
+
+    later = arrays(later_rows, held)
+    later_plain = [(_KEYS[a], _KEYS[b], s) for a, b, s in later_rows]
+    assert later == later_plain
+    kept = later.outside(frozenset(crowded))
+    assert kept == [r for r in later_plain if not (r[0] in crowded and r[1] in crowded)]
+    records, plain = arrays(rows, _KEYS).with_more(kept), arrays(rows, _KEYS).with_more(list(kept))
+    assert records == plain == [*((_KEYS[a], _KEYS[b], s) for a, b, s in rows), *kept]
+    original = keyed._CHUNK
+    keyed._CHUNK = chunk
+    try:
+        for low in range(0, len(plain) + 1, chunk):
+            assert records.later_records(low, low + chunk) == plain.later_records(low, low + chunk)
+        wanted = np.arange(0, len(plain), chunk, dtype=np.int64)
+        assert records.at(wanted) == plain.at(wanted)
+    finally:
+        keyed._CHUNK = original
+    for side in (0, 1):
+        assert all(np.array_equal(a, b) for a, b in zip(records.key_columns(side), plain.key_columns(side)))
+        assert [tuple(pair) for pair in zip(*(c.tolist() for c in records.key_columns(side)))] == [r[side] for r in plain]
+
+
+def test_records_added_after_the_arrays_cannot_be_masked():
+    import pytest
+
+    records = KeyedMatches(np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1), _KEYS).with_more([(_KEYS[1], _KEYS[0], 0.5)])
+    with pytest.raises(ValueError, match="cannot be masked"):
+        records.where(np.ones(1, bool))

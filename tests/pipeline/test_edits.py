@@ -52,6 +52,17 @@ def test_the_word_search_on_numbered_words_finds_what_it_finds_on_the_words(feat
     assert columns is not None and not columns.known[columns.doc_starts[3]: columns.doc_starts[4]].any()
     expected = detector._word_loose_all(docs)
     assert expected and detector._word_loose_all(docs, columns) == expected
+    # Held as arrays, their bags compared a few pairs at a time: the same records.
+    from partialdup.match.keyed import KeyedMatches
+    from partialdup.pipeline import edits
+
+    original = edits._SCORED_AT_ONCE
+    edits._SCORED_AT_ONCE = 3
+    try:
+        found = detector._word_loose_all(docs, columns)
+    finally:
+        edits._SCORED_AT_ONCE = original
+    assert isinstance(found, KeyedMatches) and len(found) == len(expected) and list(found) == expected
 
 
 def test_word_filters_from_numbered_words_are_those_from_the_words(features):

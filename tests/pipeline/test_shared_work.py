@@ -120,6 +120,26 @@ def test_a_helper_runs_its_batch_in_another_process_and_results_come_in_any_orde
     assert not helper._process.is_alive()  # it ended with its batch
 
 
+def _arrays(count):
+    import numpy as np
+
+    return np.arange(count, dtype=np.int64), np.arange(count, dtype=np.float64) / 2
+
+
+def test_a_helpers_large_result_lets_it_end_before_the_caller_reads_it():
+    # 16 MB of arrays: more than a socket holds. Sent in a memory file, the
+    # helper ends at once, and the memory it held with it (detect's word-set
+    # pairs are read last; docs/benchmark.md, session 53).
+    import numpy as np
+
+    helper = HelperProcess(_FORK)
+    (result,) = helper.run([(_arrays, (1_000_000,))])
+    helper._process.join(10)
+    assert not helper._process.is_alive()
+    numbers, halves = result()
+    assert np.array_equal(numbers, np.arange(1_000_000)) and np.array_equal(halves, numbers / 2)
+
+
 def test_a_failing_work_raises_here_and_the_others_still_give_their_results():
     failing, fine = HelperProcess(_FORK).run([(_fails, ("no such sentence",)), (_pid_and, (1,))])
     with pytest.raises(RuntimeError, match="no such sentence"):

@@ -1,7 +1,7 @@
 import numpy as np
 
 from partialdup.core.types import DocumentFeatures
-from partialdup.pipeline.lookups import _SentenceTexts
+from partialdup.pipeline.sentence_texts import SentenceTexts
 from partialdup.text.sentences import SentenceSplitter
 
 
@@ -10,7 +10,7 @@ def test_sentence_texts_read_in_one_pass_are_those_read_one_by_one():
     docs = [DocumentFeatures(str(n), SentenceSplitter().split(text), (), (), text) for n, text in enumerate(texts)]
     docs.append(DocumentFeatures("2", docs[0].sentences, (), (), None))  # came without its text
     keys = [(0, 0), (1, 1), (2, 0), (0, 1), (1, 0)]
-    read = _SentenceTexts(docs, keys, np.array([4, 0, 2, 1], np.int64))
+    read = SentenceTexts(docs, keys, np.array([4, 0, 2, 1], np.int64))
     expected = ["Another document.", "First line here.", None, "With two sentences."]
     assert list(read) == [read[k] for k in range(len(read))] == read[:] == expected
 
