@@ -49,7 +49,7 @@ def shared_arrays(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     memory file, read-only: a process that maps the file sees any write, so
     none is allowed. ``arrays`` themselves where no memory file can be made,
     or when they hold fewer than :data:`SHARED_MIN_BYTES` together."""
-    offsets, total = _layout(arrays)
+    offsets, total = _layout([array.nbytes for array in arrays])
     if total < SHARED_MIN_BYTES:
         return list(arrays)
     mapping = _memory_file(total)
@@ -69,7 +69,7 @@ def shared_buffers(buffers: Sequence[memoryview]) -> list[memoryview] | None:
     file, whatever their size: for a process that hands them to another
     and need not stay until they are read. None where no memory file can
     be made."""
-    offsets, total = _layout([np.frombuffer(buffer, np.uint8) for buffer in buffers])
+    offsets, total = _layout([buffer.nbytes for buffer in buffers])
     mapping = _memory_file(max(total, 1))
     if mapping is None:
         return None
@@ -101,13 +101,13 @@ def shared_place(buffer: memoryview) -> tuple[SharedMapping, int] | None:
     return owner, offset
 
 
-def _layout(arrays: Sequence[np.ndarray]) -> tuple[list[int], int]:
-    # Each array's offset in a file holding them all, and the file's size.
+def _layout(sizes: Sequence[int]) -> tuple[list[int], int]:
+    # Each buffer's offset (of `sizes` bytes each) in a file holding them all, and the file's size.
     offsets, end = [], 0
-    for array in arrays:
+    for size in sizes:
         start = -(-end // _ALIGN) * _ALIGN
         offsets.append(start)
-        end = start + array.nbytes
+        end = start + size
     return offsets, end
 
 
