@@ -36,7 +36,7 @@ import numpy as np
 from partialdup.core.bags import FlatBags
 from partialdup.core.arrays import sorted_isin, weighted_slices_of
 from partialdup.index.expand import (
-    Blocks, crowded_groups, expand_across, expand_queries, expand_within, omitted_links, sorted_pairs,
+    Blocks, crowded_groups, expand_across, expand_queries, expand_within, narrowed, omitted_links, sorted_pairs,
 )
 from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
 from partialdup.index.groups import group_flat
@@ -286,11 +286,12 @@ class SparseIndex:
         for low, high in weighted_slices_of(weights, EXPAND_PAIRS):
             chosen = found.scored_at(pairs[low:high], sizes, self._group_sizes, rule)
             item, query, key = expand_across(chosen.query, chosen.group, blocks, apart)
-            parts.append(kept_pairs(query, key, chosen.score[item], chosen.shared[item], keep))
+            parts.append(narrowed(kept_pairs(query, key, chosen.score[item], chosen.shared[item], keep)))
         del pairs
         selves = np.flatnonzero(copies & ~out & (self._groups.sizes > 1))
         within, larger, smaller = expand_within(selves, blocks, apart)
-        parts.append(kept_pairs(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep))
+        parts.append(narrowed(kept_pairs(larger, smaller, np.ones(len(within), np.float64), sizes[selves][within], keep)))
+        del within, larger, smaller  # the parts hold what is kept, narrow
         links = omitted_links(*wide, out, copies, blocks) if wide is not None else np.empty((0, 2), np.int64)
         query, key, score, shared = sorted_pairs(parts, max(len(self._docs), 1))
         return PairMatches(query, key, score, shared, found.candidates, skipped, common, links)

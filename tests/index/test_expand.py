@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from partialdup.core.config import Config
 from partialdup.core.types import Document
+from partialdup.index.expand import narrowed, sorted_pairs
 from partialdup.index.inverted import FeatureIndex
 from partialdup.index.sparse import SparseIndex
 from partialdup.match.boilerplate import _groups
@@ -107,3 +108,25 @@ def test_the_links_of_crowded_sentences_are_left_out_pairs_linking_them_as_all_w
     assert {key for pair in links for key in pair} <= nodes
     # The plain union-find of the boilerplate rule (roots: the smallest node).
     assert _groups(links) == _groups(left_out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 5), st.integers(-3, 2**40)),
+                         max_size=12), max_size=5))
+def test_sorted_pairs_of_narrowed_parts_equal_a_plain_sort_of_the_wide_ones(part_rows):
+    # sorted_pairs' reference: every pair as a row, sorted by (query, key)
+    # stably (the parts' order among equal pairs); integer columns come back
+    # int64 whether they were narrowed (a count past int32 stays wide).
+    width = 41
+    parts = [
+        narrowed((np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64),
+                  np.array([r[2] / 4 for r in rows], np.float64), np.array([r[3] for r in rows], np.int64)))
+        for rows in part_rows
+    ]
+    if not parts:
+        return
+    query, key, score, shared = sorted_pairs(parts, width)
+    assert not parts and all(column.dtype == np.int64 for column in (query, key, shared)) and score.dtype == np.float64
+    plain = sorted((r for rows in part_rows for r in rows), key=lambda r: (r[0], r[1]))
+    assert list(zip(query.tolist(), key.tolist(), score.tolist(), shared.tolist())) == [
+        (q, k, s / 4, n) for q, k, s, n in plain]
