@@ -32,9 +32,10 @@ class SentenceTexts(TextSequence):
     def __iter__(self) -> Iterator[str | None]:
         # Every text in one pass: a Sequence's own iteration asks
         # __getitem__ for each (66,740 texts of the English bench corpus's
-        # near misses, 0.17 s of the calling process alone).
+        # near misses, 0.17 s of the calling process alone); one at a time,
+        # not listed (JoinedTexts.of lays each down as it comes).
         docs, keys = self._docs, map(self._keys.__getitem__, self._distinct.tolist())
-        return iter([sentence_text(docs[document], index) for document, index in keys])
+        return (sentence_text(docs[document], index) for document, index in keys)
 
 
 def sentence_text(doc: DocumentFeatures, index: int) -> str | None:

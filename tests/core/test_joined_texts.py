@@ -17,6 +17,7 @@ texts = st.lists(st.one_of(st.none(), st.text(max_size=12), st.sampled_from(["æ¼
 def test_the_joined_texts_are_the_texts(listed, low, high):
     joined = JoinedTexts.of(listed)
     assert len(joined) == len(listed) and list(joined) == listed and joined == listed
+    assert JoinedTexts.of(iter(listed)) == listed  # laid down as they come, never listed
     assert joined[low:high] == listed[low:high]
     for k in range(-len(listed), len(listed)):
         assert joined[k] == listed[k]
