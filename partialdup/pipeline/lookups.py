@@ -161,7 +161,7 @@ class LookupStage(HeadlineStage):
         near: Records = []
         near_verdicts = None
         if self._near is not None:
-            near_matches = index.sentences.search_all(self._near_rule, crowded=crowded_keys)
+            near_matches = _narrow_keys(index.sentences.search_all(self._near_rule, crowded=crowded_keys))
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(counts_only(near_matches))
             if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
@@ -434,12 +434,24 @@ def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int, *, order
 
 def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
     # Each (query, key) pair as one int64 (query x width + key), made in
-    # place; ``ordered``: sorted.
-    codes = query * width
+    # place (int32 keys too); ``ordered``: sorted.
+    codes = query.astype(np.int64)
+    codes *= width
     codes += key
     if ordered:
         codes.sort()
     return codes
+
+
+def _narrow_keys(found: PairMatches) -> PairMatches:
+    """``found`` with its query and key as int32 where they fit: ``detect``'s
+    near misses, held as the tail's records and by their verdicts to the
+    tail (a million on the English bench corpus: 8 MB less through the
+    loose search, the calling process's peak with ``--jobs 1``). What reads
+    them makes int64 codes (:func:`_pair_codes`, :class:`KeyedMatches`)."""
+    if len(found.query) and max(int(found.query.max()), int(found.key.max())) > np.iinfo(np.int32).max:
+        return found
+    return replace(found, query=found.query.astype(np.int32), key=found.key.astype(np.int32))
 
 
 def _keyed(
