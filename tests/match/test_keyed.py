@@ -15,12 +15,14 @@ _KEYS = [(d, s) for d in range(4) for s in range(5)]
     st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.integers(0, len(_KEYS) - 1), st.floats(0, 1)), max_size=30),
     st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_KEYS), st.floats(0, 1)), max_size=5),
     st.integers(1, 4),
+    st.sampled_from([np.int32, np.int64]),
 )
-def test_the_records_are_those_made_at_once_in_order_however_often_read(rows, more, chunk):
+def test_the_records_are_those_made_at_once_in_order_however_often_read(rows, more, chunk, dtype):
     # The plain reference: the list of tuples the look-ups made before.
+    # Positions given as int32 (detect's near misses) read as int64 ones.
     other = list(reversed(_KEYS))
-    first = np.array([r[0] for r in rows], np.int64)
-    second = np.array([r[1] for r in rows], np.int64)
+    first = np.array([r[0] for r in rows], dtype)
+    second = np.array([r[1] for r in rows], dtype)
     score = np.array([r[2] for r in rows], np.float64)
     plain = [(_KEYS[a], other[b], s) for a, b, s in rows] + more
     records = KeyedMatches(first, second, score, _KEYS, other).with_more(more)
@@ -32,6 +34,7 @@ def test_the_records_are_those_made_at_once_in_order_however_often_read(rows, mo
         keyed._CHUNK = original
     assert len(records) == len(plain)
     assert records == plain
+    assert all(a.dtype == np.int64 and b.dtype == np.int64 for a, b, _ in records.array_rows(0, len(rows)))
     # Any positions, ascending: the records there, in order.
     wanted = np.array(sorted(set(range(0, len(plain), chunk)) | {len(plain) - 1} - {-1}), np.int64)
     assert records.at(wanted) == [plain[p] for p in wanted.tolist()]
@@ -84,8 +87,9 @@ def test_ranges_read_in_turn_give_the_records_kept_in_order(rows, more, cuts, ch
     st.one_of(st.none(), st.permutations(range(10))),
     st.integers(1, 4),
     st.booleans(),
+    st.sampled_from([np.int32, np.int64]),
 )
-def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_pairs, order, chunk, as_rows):
+def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_pairs, order, chunk, as_rows, dtype):
     # FoundPairs.found_rows through Pending.not_found against the plain
     # filter, FoundPairs.has record by record; pairs oriented by document
     # place or not, found pairs of sentences the search does not hold,
@@ -99,8 +103,8 @@ def test_records_not_found_by_positions_are_those_has_passes(rows, more, found_p
         found.add_firm(PairRows.of(*columns, np.full(len(found_pairs), 0.5)))
     for a, b in found_pairs if not as_rows else ():
         found.add(a, b, 0.5)
-    first = np.array([r[0] for r in rows], np.int64)
-    second = np.array([r[1] for r in rows], np.int64)
+    first = np.array([r[0] for r in rows], dtype)
+    second = np.array([r[1] for r in rows], dtype)
     score = np.array([r[2] for r in rows], np.float64)
     records = KeyedMatches(first, second, score, _KEYS).with_more(more)
     expected = [r for r in records if not found.has(r[0], r[1])]
