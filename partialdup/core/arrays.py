@@ -15,8 +15,17 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["dense_numbers", "dense_unique", "equal_rows", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices",
+__all__ = ["dense_numbers", "dense_unique", "equal_rows", "fits_int32", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices",
            "weighted_slices_of"]
+
+
+def fits_int32(values: np.ndarray) -> bool:
+    """Whether ``values``, integers wider than 4 bytes, would keep every
+    value as int32 (a narrower copy to hold); False for any other array."""
+    if values.dtype.kind != "i" or values.dtype.itemsize <= 4:
+        return False
+    limits = np.iinfo(np.int32)
+    return not len(values) or (limits.min <= int(values.min()) and int(values.max()) <= limits.max)
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:

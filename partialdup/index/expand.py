@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partialdup.core.arrays import ranges, sorted_unique
+from partialdup.core.arrays import fits_int32, ranges, sorted_unique
 from partialdup.index.groups import BagGroups
 
 __all__ = ["Blocks", "crowded_groups", "expand_across", "expand_queries", "expand_within", "narrowed", "omitted_links", "sorted_pairs"]
@@ -159,14 +159,7 @@ def narrowed(part: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
     :func:`sorted_pairs` sorts them, and 8-byte keys and counts made them a
     third larger (the English bench corpus's near misses: 944,000 pairs,
     30 MB joined at the caller's peak, traced)."""
-    return tuple(column.astype(np.int32) if _fits_int32(column) else column for column in part)
-
-
-def _fits_int32(column: np.ndarray) -> bool:
-    if column.dtype.kind != "i" or column.dtype.itemsize <= 4:
-        return False
-    limits = np.iinfo(np.int32)
-    return not len(column) or (limits.min <= int(column.min()) and int(column.max()) <= limits.max)
+    return tuple(column.astype(np.int32) if fits_int32(column) else column for column in part)
 
 
 def crowded_groups(

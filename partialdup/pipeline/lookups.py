@@ -17,7 +17,7 @@ from typing import Callable, Iterator, Sequence, TypeVar, overload
 
 import numpy as np
 
-from partialdup.core.arrays import dense_numbers, sorted_isin
+from partialdup.core.arrays import dense_numbers, fits_int32, sorted_isin
 from partialdup.core.deferred import Deferred
 from partialdup.core.joined_texts import JoinedTexts
 from partialdup.core.heap import release_free_memory
@@ -449,7 +449,7 @@ def _narrow_keys(found: PairMatches) -> PairMatches:
     tail (a million on the English bench corpus: 8 MB less through the
     loose search, the calling process's peak with ``--jobs 1``). What reads
     them makes int64 codes (:func:`_pair_codes`, :class:`KeyedMatches`)."""
-    if len(found.query) and max(int(found.query.max()), int(found.key.max())) > np.iinfo(np.int32).max:
+    if not (fits_int32(found.query) and fits_int32(found.key)):
         return found
     return replace(found, query=found.query.astype(np.int32), key=found.key.astype(np.int32))
 

@@ -9,7 +9,7 @@ from hypothesis.extra.numpy import arrays
 
 from partialdup.core import arrays as arrays_module
 from partialdup.core.arrays import (
-    dense_numbers, dense_unique, equal_rows, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique, weighted_slices,
+    dense_numbers, dense_unique, equal_rows, fits_int32, mix64, overlap_bound, popcount, ranges, sorted_isin, sorted_unique, weighted_slices,
     weighted_slices_of,
 )
 
@@ -176,3 +176,13 @@ def _plain_weighted_slices(weights, bound):
 def test_weighted_slices_of_parts_are_those_of_the_parts_joined(parts, bound):
     joined = np.concatenate([np.empty(0, np.int64), *parts])
     assert weighted_slices_of(iter(parts), bound) == weighted_slices(joined, bound) == _plain_weighted_slices(joined, bound)
+
+
+def test_fits_int32_only_for_wide_integers_whose_values_all_fit():
+    limits = np.iinfo(np.int32)
+    assert fits_int32(np.array([limits.min, 0, limits.max], np.int64))
+    assert fits_int32(np.empty(0, np.int64))
+    assert not fits_int32(np.array([limits.max + 1], np.int64))
+    assert not fits_int32(np.array([limits.min - 1], np.int64))
+    assert not fits_int32(np.array([1], np.int32))  # already narrow
+    assert not fits_int32(np.array([1.0]))
