@@ -8,7 +8,7 @@ processes; the index look-ups between them stay in the calling process
 (one sparse matrix product, see :mod:`partialdup.index.sparse`), except
 for independent parts of the work between the stages (see
 :mod:`partialdup.pipeline.sidework`): ``detect``'s word-set and headline
-searches run in helpers forked with the features and sent their arrays
+searches run in helpers forked as the reading starts, sent their arrays
 (:meth:`LocalEngine.apart`; on documents, in a process forked beside the
 look-ups, :meth:`LocalEngine.beside`), and the verdicts of the tail's
 near-miss and edited-copy checks are computed on ``jobs`` processes,
@@ -25,11 +25,9 @@ pickled, features packed (:mod:`partialdup.pipeline.packing`). The command
 line tells the engine its detector before it reads the documents
 (:meth:`LocalEngine.expect`): the feature helpers are forked then, load
 the segmenter themselves while the documents are read, and are sent the
-documents. Elsewhere
-(spawn) a pool of ``jobs`` workers builds its detectors from a
-:class:`~partialdup.pipeline.pool.DetectorRecipe`, loading jieba once per
-worker, and is sent the work (``Pool.imap``): what a worker holds and runs
-is :mod:`partialdup.pipeline.pool`.
+documents. Elsewhere (spawn) a pool of ``jobs`` workers builds its
+detectors from a :class:`~partialdup.pipeline.pool.DetectorRecipe`,
+loading jieba once per worker, and is sent the work (``Pool.imap``).
 
 The output is byte-identical to one process whatever ``jobs`` is: each
 piece of work is a pure function of its inputs, the results come back in
@@ -171,17 +169,15 @@ def _plain(a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures
 #: (:meth:`~partialdup.pipeline.detector.Detector.features_many`).
 _DOCUMENTS_TOGETHER = 64
 
-#: Helper processes forked with the features for the work sent apart later
-#: (:meth:`LocalEngine.apart`): ``detect`` sends two searches, the word sets
-#: and the headline candidates, which run side by side.
+#: Helper processes forked for the work sent apart (:meth:`LocalEngine.apart`):
+#: ``detect``'s word-set and headline searches, which run side by side.
 HELPERS_APART = 2
 
 
 class LocalEngine:
     """This machine: the features, the pair tails and the tail's verdicts in
     ``jobs`` worker processes; the look-ups' word-set and headline searches
-    in helpers forked with the features (:meth:`apart`), or beside the
-    look-ups (:meth:`beside`).
+    in helpers forked early (:meth:`apart`), or beside them (:meth:`beside`).
 
     Args:
         jobs: Worker processes (``Config.jobs``: 0 means one per core, 1 none).
@@ -207,8 +203,7 @@ class LocalEngine:
         self.min_records = min_records
         self.min_forked_records = min_forked_records
         self.min_beside = min_beside
-        # Forked when the features are (the heap small then), for apart()
-        # and pieces_soon().
+        # Forked as the reading starts, or the features (_fork_apart()).
         self._helpers: list[HelperProcess] = []
         self._later: LaterPieces[Any] | None = None
         self._sent: list[HelperProcess] = []  # those sent work apart
@@ -241,8 +236,18 @@ class LocalEngine:
         if early is None or early.inherited is not detector:
             return None
         if apart:
-            self._fork_later(detector)
+            self._fork_apart(detector)
         return max(FIRST_PIECE_CHARS, self.min_chars * self.workers), partial(self._first_documents, early, apart)
+
+    def _fork_apart(self, detector: Detector) -> None:
+        # The processes of the work sent apart (apart(), pieces_soon()), unless
+        # forked; SciPy first (the word-set search's: 0.15 s of a core there).
+        # Forked before the read, a side helper keeps no old copy of the pages
+        # the caller then writes (en 8x peak 379-389 MB, not 396-418; session 57).
+        if not self._helpers:
+            load_sparse()
+            self._helpers = [HelperProcess(process_context()) for _ in range(min(HELPERS_APART, self.workers))]
+        self._fork_later(detector)
 
     def _fork_later(self, detector: Detector) -> None:
         # pieces_soon()'s helpers, for `detector`, unless forked: before the documents
@@ -318,14 +323,8 @@ class LocalEngine:
         if early is not None:  # forked before the documents were read: sent them
             sent = [None if head and k == 0 else sent_documents(chunk) for k, chunk in enumerate(chunks)]
             early.start(len(chunks), features_piece, (sent, apart))
-        if apart and not self._helpers:
-            # The processes that run the work sent apart later (apart(),
-            # pieces_soon()) are forked now, before the features fill the
-            # heap; SciPy imported first, which the word-set search needs
-            # (imported there, 0.15 s of a core the calling process needs).
-            load_sparse()
-            self._helpers = [HelperProcess(context) for _ in range(min(HELPERS_APART, self.workers))]
-            self._fork_later(detector)  # unless forked as the reading started
+        if apart:
+            self._fork_apart(detector)  # before the features fill the heap, unless forked as the reading started
         # Helpers forked below inherit what the tokenizer loads on first use.
         detector.tokenizer.prepare(d.text for d in pending if isinstance(d, Document))
         # detect's (apart): each piece's words are numbered by whoever makes
