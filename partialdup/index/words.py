@@ -297,7 +297,38 @@ def _set_filters(column_bits: np.ndarray, cols: np.ndarray, starts: np.ndarray, 
     return filters
 
 
-def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int) -> sparse.csr_matrix:
+#: Words whose (row, rank) keys are sorted at once (:func:`_ranks_by_row`).
+_RANKED_AT_ONCE = 1 << 18
+
+
+def _ranks_by_row(rows: np.ndarray, cols: np.ndarray, rank: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The rank of each word of each row (``rows`` sorted; ``starts``: where
+    each row begins), each row's ranks sorted, rows in place (int32). Sorted
+    as (row, rank) keys a stretch of whole rows at a time: one int64 key a
+    word at once was 8 bytes a word, the peak of the process running the
+    word-set search (13 MB on the English bench corpus, traced)."""
+    ranks = np.empty(len(rows), np.int32)
+    low = 0
+    while low < len(rows):
+        # The stretch ends where a row begins (a row's words sorted together),
+        # or at the end; a row longer than the stretch is taken whole.
+        high = len(rows)
+        if low + _RANKED_AT_ONCE < len(rows):
+            high = int(starts[np.searchsorted(starts, low + _RANKED_AT_ONCE, side="right") - 1])
+            if high <= low:
+                after = int(np.searchsorted(starts, low, side="right"))
+                high = int(starts[after]) if after < len(starts) else len(rows)
+        key = rows[low:high].astype(np.int64)
+        key <<= 32
+        key |= rank[cols[low:high]]
+        key.sort()
+        key &= 0xFFFFFFFF
+        ranks[low:high] = key
+        low = high
+    return ranks
+
+
+def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int, data: type = np.float32) -> sparse.csr_matrix:
     from scipy import sparse  # lazily: imported once the index is built, not at every start
 
     # The 0/1 matrix of (row, column) pairs sorted by row, then column, made
@@ -308,7 +339,7 @@ def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: i
     index = np.int32 if len(cols) < np.iinfo(np.int32).max and width < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(len(sizes) + 1, index)
     np.cumsum(sizes, out=indptr[1:])
-    return sparse.csr_matrix((np.ones(len(cols), np.float32), cols.astype(index, copy=False), indptr), shape=(len(sizes), width))
+    return sparse.csr_matrix((np.ones(len(cols), data), cols.astype(index, copy=False), indptr), shape=(len(sizes), width))
 
 
 class _SideSets:
@@ -320,7 +351,9 @@ class _SideSets:
         common: np.ndarray,
     ) -> None:
         self.sizes = np.bincount(rows, minlength=count).astype(np.int64)
-        self.full = _rows_matrix(rows, cols, self.sizes, width)
+        # Bool: only multiplied element-wise and counted (shared_with), a
+        # quarter of float32's bytes (4 MB less on the English bench corpus).
+        self.full = _rows_matrix(rows, cols, self.sizes, width, np.bool_)
         starts = np.concatenate(([0], np.cumsum(self.sizes)[:-1])).astype(np.int64) if count else self.sizes
         # Each row's words rarest first; the first |x| - ceil(t |x|) + 1 of
         # them are its prefix (a set of Jaccard >= t with another shares one
@@ -333,23 +366,21 @@ class _SideSets:
         # peak of the process running the search. The arrays of a side are
         # tens of MB each on large runs: they are made in place where they
         # can be, and go once used.)
-        key = rows.astype(np.int64)
-        key <<= 32
-        key |= rank.astype(np.int32)[cols]
-        key.sort()
-        key &= 0xFFFFFFFF
-        ranks = key.astype(np.int32)  # each position's word's rank, rows in place
-        del key
+        ranks = _ranks_by_row(rows, cols, rank.astype(np.int32), starts)  # each position's word's rank, rows in place
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
         # For the overlap bound of WordSets.pairs: the rank of each prefix's
         # last word, the common words it holds, and the words after it.
         filled = self.sizes > 0
         self.last_rank = np.full(count, -1, np.int64)
         self.last_rank[filled] = ranks[(starts + longest - 1)[filled]]
-        # The i-th word of a row is in its prefix when i falls before the
-        # row's start plus its prefix's length.
-        index = np.int32 if len(rows) < np.iinfo(np.int32).max else np.int64
-        in_prefix = np.arange(len(rows), dtype=index) < (starts + longest).astype(index)[rows]
+        # A row's first `longest` words are its prefix: the mask repeats
+        # True and False for each row (no position or row number a word,
+        # int32 or more: the peak of the process running the search).
+        take = np.minimum(longest, self.sizes)
+        spans = np.empty(2 * count, np.int64)
+        spans[0::2], spans[1::2] = take, self.sizes - take
+        in_prefix = np.repeat(np.tile(np.array([True, False]), count), spans)
+        del take, spans
         column_of_rank = np.empty(width, np.int32)
         column_of_rank[rank] = np.arange(width, dtype=np.int32)
         prefix_cols = column_of_rank[ranks[in_prefix]]
@@ -377,10 +408,10 @@ class _SideSets:
 
     def shared_with(self, rows: np.ndarray, other: "_SideSets", other_rows: np.ndarray) -> np.ndarray:
         """Words shared by each sentence ``rows[i]`` of this side and
-        ``other_rows[i]`` of ``other`` (as floats; an element-wise product of
+        ``other_rows[i]`` of ``other`` (int64; an element-wise product of
         the rows' 0/1 vectors, faster here than looking each word up)."""
         if not len(rows):
-            return np.zeros(0, np.float64)
+            return np.zeros(0, np.int64)
         # In pieces: the rows picked out are copies (a block's candidates, 90 MB at once).
         return np.concatenate([
             np.asarray(self.full[rows[at:at + _PAIRS_AT_ONCE]].multiply(

@@ -206,3 +206,41 @@ def test_the_filters_made_a_few_rows_at_a_time_are_the_same(monkeypatch):
     assert np.array_equal(whole._left.filters, blocks._left.filters) and 0 < int(np.count_nonzero(whole._left.filters)) < len(lines)
     assert list(blocks.pairs()) == list(whole.pairs()) == plain_word_pairs(lines, None, WORD_JACCARD)
 
+
+
+def _ranks_in_one_sort(rows, cols, rank):
+    # The plain reference of _ranks_by_row: every word's (row, rank) key sorted at once.
+    key = rows.astype(np.int64) << 32 | rank[cols].astype(np.int64)
+    return (np.sort(key) & 0xFFFFFFFF).astype(np.int32)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 40), max_size=30, unique=True), max_size=20), st.integers(1, 25), st.randoms())
+def test_ranks_sorted_a_stretch_of_rows_at_a_time_are_those_of_one_sort(sets, at_once, random):
+    # Rows of any length (empty ones, and rows longer than a stretch, which is then the row).
+    from partialdup.index import words as module
+
+    width = 41
+    rank = np.array(random.sample(range(width), width), np.int32)
+    sizes = np.array([len(words) for words in sets], np.int64)
+    rows = np.repeat(np.arange(len(sets)), sizes).astype(np.int32)
+    cols = np.array([c for words in sets for c in sorted(words)], np.int32)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64) if len(sets) else sizes
+    saved = module._RANKED_AT_ONCE
+    module._RANKED_AT_ONCE = at_once
+    try:
+        assert np.array_equal(module._ranks_by_row(rows, cols, rank, starts), _ranks_in_one_sort(rows, cols, rank))
+    finally:
+        module._RANKED_AT_ONCE = saved
+
+
+def test_real_lines_ranked_a_few_rows_at_a_time_pair_the_same(monkeypatch):
+    # GPL lines: the prefixes, and so the pairs, whatever the stretch of rows ranked at once.
+    from partialdup.index import words as module
+
+    lines = [line.split() for line in (SAMPLES / "GPL-2.txt").read_text(encoding="utf-8").splitlines()]
+    whole = WordSets(lines, None, WORD_JACCARD)
+    monkeypatch.setattr(module, "_RANKED_AT_ONCE", 5)
+    stretches = WordSets(lines, None, WORD_JACCARD)
+    assert (stretches._left.prefix != whole._left.prefix).nnz == 0
+    assert list(stretches.pairs()) == list(whole.pairs()) == plain_word_pairs(lines, None, WORD_JACCARD)
