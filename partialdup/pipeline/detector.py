@@ -299,7 +299,7 @@ class Detector(LookupStage, SpanStage):
         # they run beside the index and the feature searches.
         columns = self._word_columns(docs, engine.numbered_words(docs))
         # The memos go (``last``: see _forget_memos) once the side searches
-        # are sent to the helpers forked with the features, which then wait
+        # are sent to the helpers forked as the reading started, which then wait
         # for no freeing; before, when the searches run beside, in a process
         # forked now that would keep the memos' pages.
         if columns is None:
