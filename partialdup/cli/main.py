@@ -388,7 +388,7 @@ def _run_detect(args: argparse.Namespace) -> int:
     # --engine, --jobs: the same output whichever; a cluster that cannot be
     # reached is reported before any input is read.
     with open_engine(detector.config) as engine:
-        engine.expect(detector)  # its helpers load the dictionaries while the inputs are read
+        engine.expect(detector, apart=True)  # its helpers, forked now, share the dictionaries,
         # and one of them makes the first documents' features while the rest are read.
         read = _read(args.paths, args.strict, args, first=engine.first_read(detector, apart=True))
         progress = Progress.on_terminal(args.quiet)

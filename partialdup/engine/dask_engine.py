@@ -277,7 +277,7 @@ class DaskEngine:
             self._plugins[recipe] = name
         return self._plugins[recipe]
 
-    def expect(self, detector: Detector) -> None:
+    def expect(self, detector: Detector, *, apart: bool = False) -> None:
         """Nothing to start: the workers build their detector from the plugin
         registered with the first features (:meth:`features`)."""
 

@@ -60,9 +60,10 @@ class Engine(Protocol):
         them now, while the caller's heap is small."""
         ...
 
-    def expect(self, detector: Detector) -> None:
+    def expect(self, detector: Detector, *, apart: bool = False) -> None:
         """``detector``'s features will be asked for next, once the caller
-        has read the documents: an engine may start now what will make them."""
+        has read the documents: an engine may start now what will make them
+        (``apart`` as :meth:`features` will be called)."""
         ...
 
     def first_read(self, detector: Detector, *, apart: bool = False) -> tuple[int, Callable[[Sequence[Document]], None]] | None:

@@ -207,22 +207,24 @@ class LocalEngine:
         self._helpers: list[HelperProcess] = []
         self._later: LaterPieces[Any] | None = None
         self._sent: list[HelperProcess] = []  # those sent work apart
-        # detect's features as made and their words numbered by piece (numbered_words()).
-        self._numbered: tuple[list[DocumentFeatures], list[PieceWords]] | None = None
-        # The feature helpers forked before the documents are read (expect()).
-        self._early: LaterPieces[Any] | None = None
+        self._numbered: tuple[list[DocumentFeatures], list[PieceWords]] | None = None  # see numbered_words()
+        self._early: LaterPieces[Any] | None = None  # the feature helpers of expect()
         # The documents sent to them as the first piece (first_read()), and its `apart`.
         self._first: tuple[list[Document], bool] | None = None
 
-    def expect(self, detector: Detector) -> None:
-        """Forks now the ``jobs - 1`` helpers that will make ``detector``'s
-        next features with the calling process (on Linux, with more than one
-        job): they load the tokenizer's dictionaries while the caller reads
-        the documents, which it then sends them, where helpers forked with
-        the documents would have waited for the caller to load the
-        dictionaries first (0.2 to 0.3 s). A run too small for them ends them."""
+    def expect(self, detector: Detector, *, apart: bool = False) -> None:
+        """Forks now the ``jobs - 1`` helpers that will make ``detector``'s next
+        features with this process (Linux, more than one job), sent the
+        documents once read (a run too small for them ends them). They load
+        the tokenizer's dictionaries while the caller reads, unless ``apart``
+        (``detect``, whose caller lets them go after the features): the work
+        sent apart forked first, the caller loads them and the feature helpers
+        share them (zh 8x: 114-115 MB a feature helper, not 141-142; session 57)."""
         context = process_context()
         if self.workers > 1 and self._early is None and context.get_start_method() == "fork":
+            if apart:
+                self._fork_apart(detector)
+                detector.tokenizer.load()
             self._early = LaterPieces(context, self.workers - 1, detector, prepare=load_tokenizer, first=True)
 
     def first_read(self, detector: Detector, *, apart: bool = False) -> tuple[int, Callable[[Sequence[Document]], None]] | None:
@@ -240,10 +242,9 @@ class LocalEngine:
         return max(FIRST_PIECE_CHARS, self.min_chars * self.workers), partial(self._first_documents, early, apart)
 
     def _fork_apart(self, detector: Detector) -> None:
-        # The processes of the work sent apart (apart(), pieces_soon()), unless
-        # forked; SciPy first (the word-set search's: 0.15 s of a core there).
-        # Forked before the read, a side helper keeps no old copy of the pages
-        # the caller then writes (en 8x peak 379-389 MB, not 396-418; session 57).
+        # The processes of the work sent apart (apart(), pieces_soon()), unless forked;
+        # SciPy first (0.15 s of a core there). Forked before the read, a side helper keeps
+        # no old copy of the pages the caller then writes (en 8x peak 379-389 MB, not 396-418).
         if not self._helpers:
             load_sparse()
             self._helpers = [HelperProcess(process_context()) for _ in range(min(HELPERS_APART, self.workers))]

@@ -384,6 +384,26 @@ def test_the_near_misses_helpers_are_forked_before_the_documents_are_read(detect
     assert engine._later is None and engine._early is None
 
 
+def test_detects_feature_helpers_are_forked_after_the_caller_loads_the_dictionaries(idf, sources, suspicious):
+    # expect(apart=True): the helpers of the work sent apart first (they
+    # never tokenize), then the dictionaries loaded here, then the feature
+    # helpers, which share them; the same spans as one process.
+    detector = make_detector("low-idf-sig", idf, Config(jobs=1))  # its own tokenizer, not loaded yet
+    documents = [*sources, *suspicious]
+    assert not detector.tokenizer._segmenter.loaded
+    engine = _workers()
+    engine.expect(detector, apart=True)
+    assert detector.tokenizer._segmenter.loaded
+    assert engine._helpers and engine._later is not None and engine._early is not None
+    assert _jsonl(detector.detect(documents, engine=engine)) == _jsonl(detector.detect(documents, engine=LocalEngine(1)))
+    engine.close()
+    plain = make_detector("low-idf-sig", idf, Config(jobs=1))
+    engine = _workers()
+    engine.expect(plain)  # check's: the feature helpers load their own
+    assert not plain.tokenizer._segmenter.loaded
+    engine.close()
+
+
 def test_the_first_documents_read_are_made_by_a_helper_while_the_rest_are_read(detector, sources, suspicious):
     # first_read: the reading hands the first documents to a helper forked
     # early; the features are the same, whoever made which.
