@@ -301,23 +301,23 @@ def _set_filters(column_bits: np.ndarray, cols: np.ndarray, starts: np.ndarray, 
 _RANKED_AT_ONCE = 1 << 18
 
 
-def _ranks_by_row(rows: np.ndarray, cols: np.ndarray, rank: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """The rank of each word of each row (``rows`` sorted; ``starts``: where
-    each row begins), each row's ranks sorted, rows in place (int32). Sorted
-    as (row, rank) keys a stretch of whole rows at a time: one int64 key a
-    word at once was 8 bytes a word, the peak of the process running the
-    word-set search (13 MB on the English bench corpus, traced)."""
+def _ranks_by_row(rows: np.ndarray, cols: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """The rank of each word of each row (``rows`` sorted), each row's ranks
+    sorted, rows in place (int32). Sorted as (row, rank) keys a stretch of
+    whole rows at a time: one int64 key a word at once was 8 bytes a word,
+    the peak of the process running the word-set search (13 MB on the
+    English bench corpus, traced)."""
     ranks = np.empty(len(rows), np.int32)
     low = 0
     while low < len(rows):
-        # The stretch ends where a row begins (a row's words sorted together),
-        # or at the end; a row longer than the stretch is taken whole.
+        # The stretch ends where the row at its end begins (a row's words are
+        # sorted together), or at the end; a row longer than the stretch is
+        # taken whole.
         high = len(rows)
         if low + _RANKED_AT_ONCE < len(rows):
-            high = int(starts[np.searchsorted(starts, low + _RANKED_AT_ONCE, side="right") - 1])
-            if high <= low:
-                after = int(np.searchsorted(starts, low, side="right"))
-                high = int(starts[after]) if after < len(starts) else len(rows)
+            high = int(np.searchsorted(rows, rows[low + _RANKED_AT_ONCE], side="left"))
+            if high == low:
+                high = int(np.searchsorted(rows, rows[low], side="right"))
         key = rows[low:high].astype(np.int64)
         key <<= 32
         key |= rank[cols[low:high]]
@@ -366,7 +366,7 @@ class _SideSets:
         # peak of the process running the search. The arrays of a side are
         # tens of MB each on large runs: they are made in place where they
         # can be, and go once used.)
-        ranks = _ranks_by_row(rows, cols, rank.astype(np.int32), starts)  # each position's word's rank, rows in place
+        ranks = _ranks_by_row(rows, cols, rank.astype(np.int32))  # each position's word's rank, rows in place
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
         # For the overlap bound of WordSets.pairs: the rank of each prefix's
         # last word, the common words it holds, and the words after it.

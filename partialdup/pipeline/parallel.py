@@ -23,9 +23,9 @@ documents and the work list, and it takes pieces of the work itself
 (:mod:`partialdup.pipeline.shared_work`); only the helpers' results are
 pickled, features packed (:mod:`partialdup.pipeline.packing`). The command
 line tells the engine its detector before it reads the documents
-(:meth:`LocalEngine.expect`): the feature helpers are forked then, load
-the segmenter themselves while the documents are read, and are sent the
-documents. Elsewhere (spawn) a pool of ``jobs`` workers builds its
+(:meth:`LocalEngine.expect`): the feature helpers are forked then (for
+``detect``, after the caller loads the segmenter, which they share; else
+they load it while the documents are read), and are sent the documents. Elsewhere (spawn) a pool of ``jobs`` workers builds its
 detectors from a :class:`~partialdup.pipeline.pool.DetectorRecipe`,
 loading jieba once per worker, and is sent the work (``Pool.imap``).
 
