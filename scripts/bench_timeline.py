@@ -6,10 +6,15 @@ features, the side searches, the near misses' verdicts, the pair tails), and
 on a machine of two cores the run ends no sooner than its calling process.
 This runs ``partialdup detect`` in this process with the stages and the
 helpers' works wrapped, each logging its start and end (wall clock) and its
-process's CPU seconds meanwhile, and prints, per process, each stage's first
-start, last end, wall and CPU seconds; then the run's CPU seconds and the
-core-seconds left idle (cores x wall - CPU; the CPU of every process reaped by the end, which
-``/usr/bin/time`` agrees with). With ``--pss`` it runs itself
+process's CPU seconds and minor page faults meanwhile, and prints, per
+process, each stage's first start, last end, wall and CPU seconds and faults;
+then the run's CPU seconds, the core-seconds left idle (cores x wall - CPU;
+the CPU of every process reaped by the end, which ``/usr/bin/time`` agrees
+with) and its minor page faults. A fault costs a few microseconds (a page
+touched for the first time, or copied after a fork: about 2.5 us each on the
+machine of docs/benchmark.md's session 58), and a helper forked late makes
+both processes copy each page either writes: the faults tell the parallel
+run's extra CPU from the work's own. With ``--pss`` it runs itself
 again as a child and samples the proportional set size of every process of
 the run as ``scripts/bench.py`` does (every ``PSS_EVERY`` seconds: a reading
 slows the run): the peak, its moment and each process's share.
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -48,20 +54,25 @@ class _Log:
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND)
         self.start = STARTED
 
-    def write(self, name: str, began: float, cpu: float) -> None:
-        line = f"{os.getpid()}\t{name}\t{began - self.start:.3f}\t{time.time() - self.start:.3f}\t{cpu:.3f}\n"
+    def write(self, name: str, began: float, cpu: float, faults: int) -> None:
+        line = f"{os.getpid()}\t{name}\t{began - self.start:.3f}\t{time.time() - self.start:.3f}\t{cpu:.3f}\t{faults}\n"
         os.write(self.fd, line.encode())
+
+
+def _faults() -> int:
+    """This process's minor page faults so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
 def _timed(log: _Log, function: Callable[..., Any], name: str, listed: bool = False) -> Callable[..., Any]:
     @functools.wraps(function)
     def timed(*args: Any, **kwargs: Any) -> Any:
-        began, cpu = time.time(), time.process_time()
+        began, cpu, faults = time.time(), time.process_time(), _faults()
         try:
             result = function(*args, **kwargs)
             return list(result) if listed else result
         finally:
-            log.write(name, began, time.process_time() - cpu)
+            log.write(name, began, time.process_time() - cpu, _faults() - faults)
 
     return timed
 
@@ -107,15 +118,16 @@ def _report(path: str) -> None:
     with open(path, encoding="utf-8") as lines:
         rows = [line.rstrip("\n").split("\t") for line in lines]
     spans: dict[tuple[str, str], list[float]] = {}
-    for pid, name, began, ended, cpu in rows:
-        row = spans.setdefault((pid, name), [float(began), float(ended), 0.0, 0.0, 0])
+    for pid, name, began, ended, cpu, faults in rows:
+        row = spans.setdefault((pid, name), [float(began), float(ended), 0.0, 0.0, 0, 0])
         row[0], row[1] = min(row[0], float(began)), max(row[1], float(ended))
         row[2] += float(ended) - float(began)
         row[3] += float(cpu)
-        row[4] += 1
-    print(f"{'process':>8} {'work':44} {'from':>6} {'to':>6} {'wall':>6} {'CPU':>6} calls")
-    for (pid, name), (began, ended, wall, cpu, calls) in sorted(spans.items(), key=lambda item: (item[1][0], item[0])):
-        print(f"{pid:>8} {name[:44]:44} {began:6.2f} {ended:6.2f} {wall:6.2f} {cpu:6.2f} {calls}")
+        row[4] += int(faults)
+        row[5] += 1
+    print(f"{'process':>8} {'work':44} {'from':>6} {'to':>6} {'wall':>6} {'CPU':>6} {'faults':>7} calls")
+    for (pid, name), (first, last, wall, seconds, count, calls) in sorted(spans.items(), key=lambda item: (item[1][0], item[0])):
+        print(f"{pid:>8} {name[:44]:44} {first:6.2f} {last:6.2f} {wall:6.2f} {seconds:6.2f} {int(count):7d} {int(calls)}")
 
 
 def _sampled(argv: list[str]) -> None:
@@ -153,9 +165,11 @@ def main() -> None:
 
         status = detect(["detect", "-q", *args.paths, "-o", os.path.join(scratch, "out.jsonl"), *options])
         wall, used = time.time() - STARTED, sum(os.times()[:4])  # this process and its helpers, reaped
+        faults = _faults() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
         _report(os.path.join(scratch, "timeline.tsv"))
         cores = os.cpu_count() or 1
-        print(f"run: {wall:.2f} s, CPU {used:.2f} s (every process), {cores} cores: {cores * wall - used:.2f} core-seconds idle; exit {status}")
+        print(f"run: {wall:.2f} s, CPU {used:.2f} s (every process), {cores} cores: {cores * wall - used:.2f} core-seconds idle; "
+              f"{faults} minor page faults (every process); exit {status}")
 
 
 if __name__ == "__main__":
