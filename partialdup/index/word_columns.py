@@ -124,6 +124,15 @@ class WordColumns:
         documents = self.documents(numbers)
         return list(zip(documents.tolist(), (numbers - self.doc_starts[documents]).tolist()))
 
+    def column_counts(self, numbers: np.ndarray) -> np.ndarray:
+        """How many times the sentences ``numbers`` (ascending) hold each
+        column, one count per word, read a stretch of rows at a time (as
+        :meth:`holding_pairs` reads them)."""
+        counts = np.zeros(len(self.words), np.int64)
+        for low, high in weighted_slices(self.lengths[numbers], _WORDS_AT_ONCE):
+            counts += np.bincount(self.rows_columns(numbers[low:high])[1], minlength=len(self.words))
+        return counts
+
     def holding_pairs(self, numbers: np.ndarray, pairs: Iterable[tuple[str, str]]) -> np.ndarray:
         """The positions in ``numbers`` (sentence numbers) of the sentences
         holding both words of one of ``pairs`` (a word paired with itself:
@@ -142,27 +151,30 @@ class WordColumns:
         wanted = [column_of[a] * width + column_of[b] for a, b in pairs if a in column_of and b in column_of]
         codes = sorted_unique(np.array(wanted, np.int64))  # by first word, then second
         pair_firsts, pair_seconds = np.divmod(codes, width)
-        lengths, columns = self.rows_columns(numbers)
-        ends = np.cumsum(lengths)
-        first_rows, first_columns = _marked(ends, columns, pair_firsts, width)
+        # A stretch of rows at a time, each stretch's words read on their
+        # own: every row's words at once (and their first words' places)
+        # were a third of the work's peak in the helper that runs the
+        # headline search (6 MB of the English bench corpus's 8x, memray).
         # Only a row holding a first word can hold a pair: the second words
         # are looked for in those rows alone (a second word may be common:
         # its places in every row were 4 to 5 MB of the headline search's
-        # peak on the bench corpora, traced), a stretch of rows at a time
-        # (their places in every asking row at once were the search's peak:
-        # 1.5 million on the English bench corpus, 12 MB of int64 and as much
+        # peak on the bench corpora, traced), in the stretch's rows (their
+        # places in every asking row at once were the search's peak: 1.5
+        # million on the English bench corpus, 12 MB of int64 and as much
         # again for their rows, memray). Each place of a first word then
         # asks for each of its pairs' second words, a slice of the places at
         # a time (the questions are several times the places).
         found = []
-        for low, high in weighted_slices(lengths, _WORDS_AT_ONCE):
-            first = slice(*np.searchsorted(first_rows, (low, high)).tolist())
-            if first.start == first.stop:
+        for low, high in weighted_slices(self.lengths[numbers], _WORDS_AT_ONCE):
+            lengths, columns = self.rows_columns(numbers[low:high])
+            ends = np.cumsum(lengths)
+            rows, cols = _marked(ends, columns, pair_firsts, width)
+            if not len(rows):
                 continue
-            held = _held_seconds(ends, columns, low, high, first_rows[first], pair_seconds, width)
-            rows, cols = first_rows[first], first_columns[first]
+            held = _held_seconds(ends, columns, 0, high - low, rows, pair_seconds, width)
+            del lengths, columns, ends
             found += [
-                _holding_rows(rows[part], cols[part], pair_firsts, pair_seconds, held, width)
+                _holding_rows(rows[part], cols[part], pair_firsts, pair_seconds, held, width) + low
                 for part in (slice(at, at + _PLACES_AT_ONCE) for at in range(0, len(rows), _PLACES_AT_ONCE))
             ]
         return sorted_unique(np.concatenate([np.empty(0, np.int64), *found]))
@@ -191,9 +203,14 @@ class WordColumns:
             # again to make it: the largest arrays of the word-set and
             # headline searches; for 3 million words, 50 MB at the peak
             # against 16 MB, traced).
-            chosen = np.zeros(len(self.lengths), bool)
-            chosen[rows] = True
-            return lengths, self.columns[np.repeat(chosen, self.lengths)]
+            # The mask spans the rows' own stretch of sentences only (a
+            # stretch of rows asked at a time reads that stretch's words).
+            first, last = (int(rows[0]), int(rows[-1]) + 1) if len(rows) else (0, 0)
+            chosen = np.zeros(last - first, bool)
+            chosen[rows - first] = True
+            start = int(self.starts[first]) if len(rows) else 0
+            spanned = self.lengths[first:last]
+            return lengths, self.columns[start : start + int(spanned.sum())][np.repeat(chosen, spanned)]
         # Each chosen word's place in the columns: its place among the chosen
         # words, moved by its sentence's start less where the sentence's
         # words begin among them (made in place).

@@ -34,7 +34,7 @@ def candidate_pairs(
     longs: Sequence[Sequence[str]],
     *,
     short_docs: Sequence[int] | None = None,
-    long_docs: Sequence[int] | None = None,
+    long_docs: Sequence[int] | np.ndarray | None = None,
     counts: Mapping[str, int] | None = None,
     holding: Callable[[list[tuple[str, str]]], Iterable[int]] | None = None,
 ) -> list[tuple[int, int]]:
@@ -55,7 +55,8 @@ def candidate_pairs(
         longs: The words of each long sentence.
         short_docs: Document of each short row; with ``long_docs``, a pair
             within one document is never made. None: no exclusion.
-        long_docs: Document of each long row.
+        long_docs: Document of each long row (a list or an array: read
+            for the rows that hold a title's words only).
         counts: How many times the long sentences of the whole collection
             ``longs`` is part of hold each word of the titles (absent: 0),
             in place of ``longs``' own counts: the key words, and so the
@@ -137,14 +138,14 @@ def headline_candidate_numbers(
         title_docs: The document of each (no pair within one document).
     """
     long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
-    held = np.bincount(columns.rows_columns(long_numbers)[1], minlength=len(columns.words))
+    held = columns.column_counts(long_numbers)
     # The titles' words' counts only (all candidate_pairs reads): not a dict
     # of every word of the run, copied again as a Counter there.
     title_columns = columns.columns_of(chain.from_iterable(titles))
     counts = {word: count for word, column in title_columns.items() if (count := int(held[column]))}
     pairs = candidate_pairs(
         titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
-        long_docs=columns.documents(long_numbers).tolist(), counts=counts,
+        long_docs=columns.documents(long_numbers), counts=counts,
         holding=lambda pairs: columns.holding_pairs(long_numbers, pairs).tolist(),
     )
     return [(row, int(long_numbers[long_row])) for row, long_row in pairs]

@@ -1,5 +1,6 @@
 """A run's words numbered (index/word_columns.py): every array against the words it numbers."""
 
+from collections import Counter
 from types import SimpleNamespace
 from unittest import mock
 
@@ -60,8 +61,11 @@ def test_chosen_rows_and_the_rows_holding_words_agree_with_their_words(spec, ran
     assert [columns.words[c] for c in chosen.tolist()] == [w for ws in expected for w in ws]
     holding = columns.holding_pairs(numbers, wanted).tolist()
     assert holding == [row for row, ws in enumerate(expected) if any(a in ws and b in ws for a, b in wanted)]
+    counted = Counter(w for ws in expected for w in ws)
+    assert columns.column_counts(numbers).tolist() == [counted[w] for w in columns.words]
     with mock.patch.object(word_columns, "_WORDS_AT_ONCE", random.randint(1, 4)):  # many stretches of rows
         assert columns.holding_pairs(numbers, wanted).tolist() == holding
+        assert columns.column_counts(numbers).tolist() == [counted[w] for w in columns.words]
 
 
 def test_real_lines_read_back():
