@@ -33,14 +33,14 @@ from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from partialdup.core.arrays import mix64, overlap_bound, popcount
+from partialdup.core.arrays import mix64, overlap_bound, popcount, weighted_slices
 
 if TYPE_CHECKING:
     from scipy import sparse
 
 __all__ = [
-    "WORD_JACCARD", "WORD_POSTINGS", "WordNumbering", "WordSets", "distinct_words", "plain_word_pairs", "prefix_words", "word_jaccard",
-    "word_numbers",
+    "WORD_JACCARD", "WORD_POSTINGS", "WordNumbering", "WordSets", "distinct_sizes", "distinct_words", "plain_word_pairs", "prefix_words",
+    "word_jaccard", "word_numbers",
 ]
 
 #: Least Jaccard of two sentences' word sets for a candidate pair: one word
@@ -57,8 +57,10 @@ WORD_JACCARD = 0.4
 #: fifteenth of the time of no cap (docs/evaluation.md, *Edited copies*).
 WORD_POSTINGS = 100
 
-#: Query rows per sparse product (bounds the memory of one block).
-_BLOCK_ROWS = 2048
+#: Query rows per sparse product (bounds the memory of one block: at 2,048
+#: a block's candidates were the peak of the Chinese bench corpus's 8x
+#: word-set search, 37.3 MB traced against 32.6 at 1,024, for the same time).
+_BLOCK_ROWS = 1024
 
 #: Candidate pairs whose shared words are counted at once (bounds the memory
 #: of the rows copied out for it).
@@ -104,8 +106,8 @@ class WordSets:
         columns = WordNumbering()
         # Numbered, then made sets, one side at a time (the words' arrays go
         # once their sets are made: each is tens of MB on large runs).
-        left_sets = distinct_words(*word_numbers(left, columns))
-        right_sets = None if right is None else distinct_words(*word_numbers(right, columns))
+        left_sets = distinct_sizes(*word_numbers(left, columns))
+        right_sets = None if right is None else distinct_sizes(*word_numbers(right, columns))
         outside = None
         if right is not None and right_held is not None:
             outside = np.zeros(len(columns), np.int64)
@@ -129,8 +131,8 @@ class WordSets:
             threshold: As for the class.
             max_postings: As for the class.
         """
-        return cls.of_sets(*distinct_words(np.asarray(lengths, np.int64), np.asarray(columns, np.int32)), len(lengths),
-                           words, threshold, max_postings=max_postings)
+        return cls.of_sizes(*distinct_sizes(np.asarray(lengths, np.int64), np.asarray(columns, np.int32)), words, threshold,
+                            max_postings=max_postings)
 
     @classmethod
     def of_sets(
@@ -138,17 +140,27 @@ class WordSets:
         max_postings: int = WORD_POSTINGS,
     ) -> WordSets:
         """:meth:`of_columns` of the sentences' distinct words already made
-        (:func:`distinct_words` of ``count`` sentences): a caller that lets
-        the words' columns go once they are made holds them only until then."""
+        (:func:`distinct_words` of ``count`` sentences)."""
+        return cls.of_sizes(np.bincount(rows, minlength=count).astype(np.int64), columns, words, threshold, max_postings=max_postings)
+
+    @classmethod
+    def of_sizes(
+        cls, sizes: np.ndarray, columns: np.ndarray, words: Sequence[str], threshold: float, *,
+        max_postings: int = WORD_POSTINGS,
+    ) -> WordSets:
+        """:meth:`of_columns` of the sentences' distinct words already made,
+        as :func:`distinct_sizes` gives them (each sentence's count and every
+        sentence's columns, no row number a word): a caller that lets the
+        words' columns go once they are made holds them only until then."""
         sets = cls.__new__(cls)
-        sets._setup((rows, columns), count, None, 0, words, threshold, max_postings, None)
+        sets._setup((sizes, columns), len(sizes), None, 0, words, threshold, max_postings, None)
         return sets
 
     def _setup(
         self, left_sets: tuple[np.ndarray, np.ndarray], left_count: int, right_sets: tuple[np.ndarray, np.ndarray] | None,
         right_count: int, words: Sequence[str], threshold: float, max_postings: int, outside: np.ndarray | None,
     ) -> None:
-        # Each side's distinct (row, column) pairs; ``words``: each column's
+        # Each side's distinct words (each row's count, every row's columns); ``words``: each column's
         # word; ``outside``: per column, the sentences of the collection
         # counted instead of the right side's own (see the class).
         if not 0.0 < threshold <= 1.0 or max_postings < 1:
@@ -261,23 +273,46 @@ def distinct_words(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, n
     every sentence's words as column numbers: (row, column) pairs sorted by
     row, then column (as int32: a row or column number is below 2**31 long
     before such a run fits in memory)."""
-    # One int64 key per word, the row's part made by repeating each row's
-    # base, not from an array of rows (the arrays of a run of a million
-    # sentences are tens of MB each).
+    sizes, kept = distinct_sizes(lengths, cols)
+    return np.repeat(np.arange(len(sizes), dtype=np.int32), sizes), kept
+
+
+#: Words whose distinct words are sorted out at once (:func:`distinct_sizes`).
+_DISTINCT_AT_ONCE = 1 << 18
+
+
+def distinct_sizes(lengths: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct_words` as each sentence's count of distinct words
+    (int64) and their columns, row after row, each row's sorted (int32): no
+    row number a word, which the word sets never need (4 bytes a word, held
+    through the word-set search's peak)."""
+    # One int64 key per word, sorted a stretch of whole rows at a time (a
+    # row's words sort among themselves): every word's key at once, and a
+    # copy without the repeats, were 8 to 16 bytes a word at the peak of the
+    # process running the word-set search. The columns kept go into one
+    # array as they come, cut to their count at the end.
+    lengths = np.asarray(lengths, np.int64)
     stride = int(cols.max()) + 1 if len(cols) else 1
-    keys = np.repeat(np.arange(len(lengths), dtype=np.int64) * stride, lengths)
-    keys += cols
-    del cols
-    # In place; sorting, not np.unique: 70x faster on these nearly sorted
-    # keys; and a stable sort (a merge of runs) 5x faster than the default here.
-    keys.sort(kind="stable")
-    repeated = keys[1:] == keys[:-1]
-    if repeated.any():  # (copied only then: sets already distinct, as a prefix's, are not)
-        keys = keys[np.concatenate(([True], ~repeated))]
-    del repeated
-    rows = (keys // stride).astype(np.int32)
-    keys %= stride
-    return rows, keys.astype(np.int32)
+    kept = np.empty(len(cols), np.int32)
+    sizes = np.zeros(len(lengths), np.int64)
+    read = filled = 0
+    for low, high in weighted_slices(lengths, _DISTINCT_AT_ONCE):
+        keys = np.repeat(np.arange(high - low, dtype=np.int64) * stride, lengths[low:high])
+        keys += cols[read : read + len(keys)]
+        read += len(keys)
+        # In place; sorting, not np.unique: 70x faster on these nearly sorted
+        # keys; and a stable sort (a merge of runs) 5x faster than the default here.
+        keys.sort(kind="stable")
+        repeated = keys[1:] == keys[:-1]
+        if repeated.any():  # (copied only then: sets already distinct, as a prefix's, are not)
+            keys = keys[np.concatenate(([True], ~repeated))]
+        del repeated
+        sizes[low:high] = np.bincount(keys // stride, minlength=high - low)
+        keys %= stride
+        kept[filled : filled + len(keys)] = keys
+        filled += len(keys)
+    kept.resize(filled, refcheck=False)  # in place: nothing else holds it
+    return sizes, kept
 
 
 #: Rows whose sets' filters are made at once (bounds the array of a word each).
@@ -301,37 +336,31 @@ def _set_filters(column_bits: np.ndarray, cols: np.ndarray, starts: np.ndarray, 
 _RANKED_AT_ONCE = 1 << 18
 
 
-def _ranks_by_row(rows: np.ndarray, cols: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """The rank of each word of each row (``rows`` sorted), each row's ranks
-    sorted, rows in place (int32). Sorted as (row, rank) keys a stretch of
-    whole rows at a time: one int64 key a word at once was 8 bytes a word,
-    the peak of the process running the word-set search (13 MB on the
-    English bench corpus, traced)."""
-    ranks = np.empty(len(rows), np.int32)
-    low = 0
-    while low < len(rows):
-        # The stretch ends where the row at its end begins (a row's words are
-        # sorted together), or at the end; a row longer than the stretch is
-        # taken whole.
-        high = len(rows)
-        if low + _RANKED_AT_ONCE < len(rows):
-            high = int(np.searchsorted(rows, rows[low + _RANKED_AT_ONCE], side="left"))
-            if high == low:
-                high = int(np.searchsorted(rows, rows[low], side="right"))
-        key = rows[low:high].astype(np.int64)
+def _ranks_by_row(sizes: np.ndarray, cols: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """The rank of each word of each row (row ``i`` holds ``sizes[i]``
+    words of ``cols``, rows in order), each row's ranks sorted, rows in
+    place (int32). Sorted as (row, rank) keys a stretch of whole rows at a
+    time: one int64 key a word at once was 8 bytes a word, the peak of the
+    process running the word-set search (13 MB on the English bench corpus,
+    traced)."""
+    ranks = np.empty(len(cols), np.int32)
+    read = 0
+    # A row longer than a stretch is a stretch of its own.
+    for low, high in weighted_slices(sizes, _RANKED_AT_ONCE):
+        key = np.repeat(np.arange(high - low, dtype=np.int64), sizes[low:high])
         key <<= 32
-        key |= rank[cols[low:high]]
+        key |= rank[cols[read : read + len(key)]]
         key.sort()
         key &= 0xFFFFFFFF
-        ranks[low:high] = key
-        low = high
+        ranks[read : read + len(key)] = key
+        read += len(key)
     return ranks
 
 
-def _rows_matrix(rows: np.ndarray, cols: np.ndarray, sizes: np.ndarray, width: int, data: type = np.float32) -> sparse.csr_matrix:
+def _rows_matrix(cols: np.ndarray, sizes: np.ndarray, width: int, data: type = np.float32) -> sparse.csr_matrix:
     from scipy import sparse  # lazily: imported once the index is built, not at every start
 
-    # The 0/1 matrix of (row, column) pairs sorted by row, then column, made
+    # The 0/1 matrix of each row's columns (``sizes`` of them a row, in order), made
     # as CSR at once (through COO it would copy the pairs twice more). Half
     # the memory of float64 and int64: float32 counts shared words exactly
     # (up to 2**24 words a sentence), and int32 indexes hold 2**31 - 1
@@ -347,13 +376,15 @@ class _SideSets:
     the matrix of their prefixes."""
 
     def __init__(
-        self, rows: np.ndarray, cols: np.ndarray, count: int, rank: np.ndarray, threshold: float, width: int,
+        self, sizes: np.ndarray, cols: np.ndarray, count: int, rank: np.ndarray, threshold: float, width: int,
         common: np.ndarray,
     ) -> None:
-        self.sizes = np.bincount(rows, minlength=count).astype(np.int64)
+        # Each row's distinct words and their columns, row after row (no row
+        # number a word: 4 bytes a word, held through the search's peak).
+        self.sizes = np.asarray(sizes, np.int64)
         # Bool: only multiplied element-wise and counted (shared_with), a
         # quarter of float32's bytes (4 MB less on the English bench corpus).
-        self.full = _rows_matrix(rows, cols, self.sizes, width, np.bool_)
+        self.full = _rows_matrix(cols, self.sizes, width, np.bool_)
         starts = np.concatenate(([0], np.cumsum(self.sizes)[:-1])).astype(np.int64) if count else self.sizes
         # Each row's words rarest first; the first |x| - ceil(t |x|) + 1 of
         # them are its prefix (a set of Jaccard >= t with another shares one
@@ -366,7 +397,7 @@ class _SideSets:
         # peak of the process running the search. The arrays of a side are
         # tens of MB each on large runs: they are made in place where they
         # can be, and go once used.)
-        ranks = _ranks_by_row(rows, cols, rank.astype(np.int32))  # each position's word's rank, rows in place
+        ranks = _ranks_by_row(self.sizes, cols, rank.astype(np.int32))  # each position's word's rank, rows in place
         longest = self.sizes - np.ceil(threshold * self.sizes - 1e-9).astype(np.int64) + 1
         # For the overlap bound of WordSets.pairs: the rank of each prefix's
         # last word, the common words it holds, and the words after it.
@@ -380,21 +411,20 @@ class _SideSets:
         spans = np.empty(2 * count, np.int64)
         spans[0::2], spans[1::2] = take, self.sizes - take
         in_prefix = np.repeat(np.tile(np.array([True, False]), count), spans)
-        del take, spans
+        del spans
         column_of_rank = np.empty(width, np.int32)
         column_of_rank[rank] = np.arange(width, dtype=np.int32)
         prefix_cols = column_of_rank[ranks[in_prefix]]
-        del ranks
-        prefix_rows = rows[in_prefix]
-        del in_prefix
+        del ranks, in_prefix
+        prefix_rows = np.repeat(np.arange(count, dtype=np.int32), take)
         is_common = common[prefix_cols]
         self.common_in_prefix = np.bincount(prefix_rows[is_common], minlength=count)
         is_common = ~is_common
         # Back in (row, column) order (distinct already: each once a row).
         prefix_sizes = np.bincount(prefix_rows[is_common], minlength=count)
-        chosen = distinct_words(prefix_sizes, prefix_cols[is_common])
-        del prefix_rows, prefix_cols, is_common
-        self.prefix = _rows_matrix(*chosen, prefix_sizes, width)
+        chosen = distinct_sizes(prefix_sizes, prefix_cols[is_common])[1]
+        del prefix_rows, prefix_cols, is_common, take
+        self.prefix = _rows_matrix(chosen, prefix_sizes, width)
         del chosen  # before the filters' array of a word each
         self.after_prefix = self.sizes - np.where(filled, longest, 0)
         # A 64-bit filter of each set (one bit per word, from its column):

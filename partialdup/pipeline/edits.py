@@ -20,7 +20,7 @@ from partialdup.index.inverted import IndexedSentence, entry_columns, entry_keys
 from partialdup.index.word_columns import PieceWords, WordColumns
 from partialdup.index.sparse import PairMatches
 from partialdup.index import words as word_sets
-from partialdup.index.words import WORD_JACCARD, WordSets, distinct_words
+from partialdup.index.words import WORD_JACCARD, WordSets, distinct_sizes
 from partialdup.match.edited import WHOLE_LENGTH_RATIO, SentenceNumbers, numbers_agree_of, word_ratio
 from partialdup.methods.similarity import bag_jaccard, flat_bag_jaccard
 from partialdup.match.edited_columns import EditedVerdicts
@@ -74,7 +74,7 @@ def word_set_candidates(words: WordColumns, least_words: int) -> tuple[np.ndarra
     if not len(numbers):
         return numbers, numbers[:0]
     # The sentences' words go once their sets are made (nested calls: no name holds them).
-    sets = WordSets.of_sets(*distinct_words(*words.rows_columns(numbers)), len(numbers), words.words, WORD_JACCARD)
+    sets = WordSets.of_sizes(*distinct_sizes(*words.rows_columns(numbers)), words.words, WORD_JACCARD)
     query, key, _ = sets.pair_arrays()
     first, second = numbers[query], numbers[key]
     a, b = words.lengths[first], words.lengths[second]

@@ -1,11 +1,15 @@
 """Word-set candidates (index/words.py): the prefix-filtered search against the plain reference."""
 
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from partialdup.index import words as words_module
 from partialdup.index.words import (
-    WORD_JACCARD, WordNumbering, WordSets, distinct_words, plain_word_pairs, prefix_words, word_jaccard, word_numbers,
+    WORD_JACCARD, WordNumbering, WordSets, distinct_sizes, distinct_words, plain_word_pairs, prefix_words, word_jaccard,
+    word_numbers,
 )
 
 from tests.paths import SAMPLES
@@ -177,6 +181,26 @@ def test_real_lines_numbered_pair_as_their_words_do():
     assert list(WordSets.of_sets(rows, columns, len(lines), vocabulary, WORD_JACCARD, max_postings=20).pairs()) == numbered
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(words, max_size=12), st.integers(1, 6))
+def test_distinct_words_are_each_rows_set_whatever_the_stretch(sentences, at_once):
+    # The plain reference: each row's set of columns, sorted; the same when
+    # the keys are sorted a few words at a time (a stretch of whole rows),
+    # and as each row's count (distinct_sizes).
+    vocabulary = sorted({w for s in sentences for w in s})
+    column = {w: i for i, w in enumerate(vocabulary)}
+    lengths = np.array([len(s) for s in sentences], np.int64)
+    numbers = np.array([column[w] for s in sentences for w in s], np.int32)
+    expected = [(r, c) for r, s in enumerate(sentences) for c in sorted({column[w] for w in s})]
+    for stretch in (1 << 18, at_once):
+        with mock.patch.object(words_module, "_DISTINCT_AT_ONCE", stretch):
+            rows, columns = distinct_words(lengths, numbers)
+            sizes, kept = distinct_sizes(lengths, numbers)
+        assert rows.dtype == columns.dtype == kept.dtype == np.int32 and sizes.dtype == np.int64
+        assert list(zip(rows.tolist(), columns.tolist())) == expected
+        assert sizes.tolist() == [len(set(s)) for s in sentences] and kept.tolist() == columns.tolist()
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.lists(st.sampled_from("ab cd ef gh ij".split()), max_size=6), max_size=8),
@@ -228,7 +252,7 @@ def test_ranks_sorted_a_stretch_of_rows_at_a_time_are_those_of_one_sort(sets, at
     saved = module._RANKED_AT_ONCE
     module._RANKED_AT_ONCE = at_once
     try:
-        assert np.array_equal(module._ranks_by_row(rows, cols, rank), _ranks_in_one_sort(rows, cols, rank))
+        assert np.array_equal(module._ranks_by_row(sizes, cols, rank), _ranks_in_one_sort(rows, cols, rank))
     finally:
         module._RANKED_AT_ONCE = saved
 
