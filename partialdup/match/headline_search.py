@@ -33,7 +33,7 @@ def candidate_pairs(
     shorts: Sequence[Sequence[str]],
     longs: Sequence[Sequence[str]],
     *,
-    short_docs: Sequence[int] | None = None,
+    short_docs: Sequence[int] | np.ndarray | None = None,
     long_docs: Sequence[int] | np.ndarray | None = None,
     counts: Mapping[str, int] | None = None,
     holding: Callable[[list[tuple[str, str]]], Iterable[int]] | None = None,
@@ -122,9 +122,7 @@ def candidate_pairs(
     return sorted(found)
 
 
-def headline_candidate_numbers(
-    columns: WordColumns, titles: Sequence[Sequence[str]], title_docs: Sequence[int]
-) -> list[tuple[int, int]]:
+def headline_candidate_numbers(columns: WordColumns, titles: np.ndarray) -> list[tuple[int, int]]:
     """:func:`candidate_pairs` of ``detect``'s titles against every longer
     sentence of the run (more than :data:`MIN_TOKENS` tokens, words known),
     read from the run's words numbered: (title row, long sentence's number),
@@ -134,17 +132,20 @@ def headline_candidate_numbers(
 
     Args:
         columns: The run's words numbered.
-        titles: The words of each sentence that may be a headline.
-        title_docs: The document of each (no pair within one document).
+        titles: The sentence numbers of the sentences that may be
+            headlines (their words are read from ``columns``: sent to a
+            helper as numbers, not as lists of strings; no pair within one
+            document).
     """
+    shorts = NumberedWords(columns, titles)
     long_numbers = np.flatnonzero(columns.known & (columns.tokens > MIN_TOKENS))
     held = columns.column_counts(long_numbers)
     # The titles' words' counts only (all candidate_pairs reads): not a dict
     # of every word of the run, copied again as a Counter there.
-    title_columns = columns.columns_of(chain.from_iterable(titles))
+    title_columns = columns.columns_of(chain.from_iterable(shorts))
     counts = {word: count for word, column in title_columns.items() if (count := int(held[column]))}
     pairs = candidate_pairs(
-        titles, NumberedWords(columns, long_numbers), short_docs=title_docs,
+        shorts, NumberedWords(columns, long_numbers), short_docs=columns.documents(titles),
         long_docs=columns.documents(long_numbers), counts=counts,
         holding=lambda pairs: columns.holding_pairs(long_numbers, pairs).tolist(),
     )

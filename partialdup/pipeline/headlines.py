@@ -146,7 +146,9 @@ class HeadlineStage(EditedStage):
         (:func:`~partialdup.match.headline_search.headline_candidate_numbers`
         and its arguments)."""
         titles = self._title_keys(docs, columns)
-        return titles, (headline_candidate_numbers, (columns, [docs[d].words[s] for d, s in titles], [d for d, _ in titles]))
+        # Sent as sentence numbers: the helper reads their words from the columns.
+        numbers = np.array([columns.sentence(d, s) for d, s in titles], np.int64)
+        return titles, (headline_candidate_numbers, (columns, numbers))
 
     def _headline_search_apart(
         self, docs: Sequence[DocumentFeatures], columns: WordColumns, apart: Apart

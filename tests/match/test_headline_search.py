@@ -102,5 +102,5 @@ def test_the_search_on_words_numbered_finds_the_pairs_of_the_words(tokenizer, da
     title_docs, long_docs = (columns.documents(np.array(n, np.int64)).tolist() for n in (titles, long_numbers))
     title_words = [columns.words_of(n) for n in titles]
     expected = candidate_pairs(title_words, [columns.words_of(n) for n in long_numbers], short_docs=title_docs, long_docs=long_docs)
-    found = headline_candidate_numbers(columns, title_words, title_docs)
+    found = headline_candidate_numbers(columns, np.array(titles, np.int64))
     assert found == [(row, long_numbers[long]) for row, long in expected]
