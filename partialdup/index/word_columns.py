@@ -205,11 +205,12 @@ class WordColumns:
             # against 16 MB, traced).
             # The mask spans the rows' own stretch of sentences only (a
             # stretch of rows asked at a time reads that stretch's words).
-            first, last = (int(rows[0]), int(rows[-1]) + 1) if len(rows) else (0, 0)
+            if not len(rows):
+                return lengths, self.columns[:0]
+            first, last = int(rows[0]), int(rows[-1]) + 1
             chosen = np.zeros(last - first, bool)
             chosen[rows - first] = True
-            start = int(self.starts[first]) if len(rows) else 0
-            spanned = self.lengths[first:last]
+            start, spanned = int(self.starts[first]), self.lengths[first:last]
             return lengths, self.columns[start : start + int(spanned.sum())][np.repeat(chosen, spanned)]
         # Each chosen word's place in the columns: its place among the chosen
         # words, moved by its sentence's start less where the sentence's

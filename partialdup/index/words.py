@@ -113,8 +113,7 @@ class WordSets:
             outside = np.zeros(len(columns), np.int64)
             for word, column in columns.items():
                 outside[column] = right_held.get(word, 0)
-        self._setup(left_sets, len(left), right_sets, 0 if right is None else len(right), list(columns), threshold,
-                    max_postings, outside)
+        self._setup(left_sets, right_sets, list(columns), threshold, max_postings, outside)
 
     @classmethod
     def of_columns(
@@ -153,12 +152,12 @@ class WordSets:
         sentence's columns, no row number a word): a caller that lets the
         words' columns go once they are made holds them only until then."""
         sets = cls.__new__(cls)
-        sets._setup((sizes, columns), len(sizes), None, 0, words, threshold, max_postings, None)
+        sets._setup((sizes, columns), None, words, threshold, max_postings, None)
         return sets
 
     def _setup(
-        self, left_sets: tuple[np.ndarray, np.ndarray], left_count: int, right_sets: tuple[np.ndarray, np.ndarray] | None,
-        right_count: int, words: Sequence[str], threshold: float, max_postings: int, outside: np.ndarray | None,
+        self, left_sets: tuple[np.ndarray, np.ndarray], right_sets: tuple[np.ndarray, np.ndarray] | None,
+        words: Sequence[str], threshold: float, max_postings: int, outside: np.ndarray | None,
     ) -> None:
         # Each side's distinct words (each row's count, every row's columns); ``words``: each column's
         # word; ``outside``: per column, the sentences of the collection
@@ -182,8 +181,8 @@ class WordSets:
         rank = np.empty(width, np.int64)
         rank[np.lexsort((alphabetical, held))] = np.arange(width)
         common = held > self.max_postings
-        self._left = _SideSets(*left_sets, left_count, rank, threshold, width, common)
-        self._right = self._left if right_sets is None else _SideSets(*right_sets, right_count, rank, threshold, width, common)
+        self._left = _SideSets(*left_sets, rank, threshold, width, common)
+        self._right = self._left if right_sets is None else _SideSets(*right_sets, rank, threshold, width, common)
 
     def pairs(self) -> Iterator[tuple[int, int, float]]:
         """(query row, indexed row, Jaccard) of every pair reaching the
@@ -376,12 +375,12 @@ class _SideSets:
     the matrix of their prefixes."""
 
     def __init__(
-        self, sizes: np.ndarray, cols: np.ndarray, count: int, rank: np.ndarray, threshold: float, width: int,
-        common: np.ndarray,
+        self, sizes: np.ndarray, cols: np.ndarray, rank: np.ndarray, threshold: float, width: int, common: np.ndarray,
     ) -> None:
         # Each row's distinct words and their columns, row after row (no row
         # number a word: 4 bytes a word, held through the search's peak).
         self.sizes = np.asarray(sizes, np.int64)
+        count = len(self.sizes)
         # Bool: only multiplied element-wise and counted (shared_with), a
         # quarter of float32's bytes (4 MB less on the English bench corpus).
         self.full = _rows_matrix(cols, self.sizes, width, np.bool_)
