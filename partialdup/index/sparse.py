@@ -38,7 +38,7 @@ from partialdup.core.arrays import sorted_isin, weighted_slices_of
 from partialdup.index.expand import (
     Blocks, crowded_groups, expand_across, expand_queries, expand_within, narrowed, omitted_links, sorted_pairs,
 )
-from partialdup.index.accepted import NONE, Accepted, GroupMatches, SharedProduct, joined
+from partialdup.index.accepted import Accepted, AcceptedParts, GroupMatches, SharedProduct
 from partialdup.index.groups import group_flat
 from partialdup.index.inverted import IndexedSentence, entry_documents
 from partialdup.index.matrix import (
@@ -274,7 +274,7 @@ class SparseIndex:
         # Pairs between two groups all of whose members are apart are never made.
         out = np.bincount(self._groups.group_of[apart], minlength=len(self._groups)) == self._groups.sizes
         # int32, as the group pairs are (held while they are expanded).
-        pairs = np.flatnonzero(~(out[found.query] & out[found.group])).astype(np.int32)
+        pairs = np.flatnonzero(~(found.of_query(out) & out[found.group])).astype(np.int32)
         blocks = Blocks.of(self._groups, self._docs)
         parts: list[tuple[np.ndarray, ...]] = []
         # A few sentence pairs at a time: the expansion's arrays are several times its
@@ -282,7 +282,7 @@ class SparseIndex:
         sizes_of = self._groups.sizes
         # The sentence pairs of each group pair, a part of the group pairs at
         # a time (an array of them at once was the loose search's peak).
-        weights = (sizes_of[found.query[part]] * sizes_of[found.group[part]] for part in _parts(pairs, EXPAND_PAIRS))
+        weights = (sizes_of[found.query_at(part)] * sizes_of[found.group[part]] for part in _parts(pairs, EXPAND_PAIRS))
         for low, high in weighted_slices_of(weights, EXPAND_PAIRS):
             chosen = found.scored_at(pairs[low:high], sizes, self._group_sizes, rule)
             item, query, key = expand_across(chosen.query, chosen.group, blocks, apart)
@@ -320,19 +320,15 @@ class SparseIndex:
         below_self: bool,
     ) -> list[Accepted]:
         """The candidates of the blocked product, scored once for each of ``rules``."""
-        parts: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in rules]
+        parts = [AcceptedParts(usual.shape[0]) for _ in rules]
         candidates = 0
         for query, group, shared in self._products(usual, frequent, below_self):
             candidates += len(query)
             size_a, size_b = sizes[query], self._group_sizes[group]
             for rule, kept in zip(rules, parts):
                 keep = accept(shared, size_a, size_b, rule)[0]
-                kept.append((query[keep].astype(np.int32), group[keep].astype(np.int32), shared[keep].astype(np.int32)))
-        accepted = []
-        for kept in parts:
-            query, group, shared = (joined(column) for column in zip(*kept)) if kept else (NONE, NONE, NONE)
-            accepted.append(Accepted(query, group, shared, candidates))
-        return accepted
+                kept.add(query[keep], group[keep], shared[keep])
+        return [kept.accepted(candidates) for kept in parts]
 
     def _matched(self, accepted: Accepted, sizes: np.ndarray, rule: CopyRule) -> GroupMatches:
         """The group pairs ``rule`` accepted, with their scores (computed as

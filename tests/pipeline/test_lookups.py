@@ -1,9 +1,10 @@
 """The look-ups' pair codes and narrowed keys (pipeline/lookups.py)."""
 
 import numpy as np
+from hypothesis import given, settings, strategies as st
 
 from partialdup.index.sparse import PairMatches
-from partialdup.pipeline.lookups import _narrow_keys, _pair_codes
+from partialdup.pipeline.lookups import _narrow_keys, _not_among, _pair_codes
 
 
 def _matches(query, key):
@@ -28,3 +29,17 @@ def test_keys_past_int32_stay_wide():
     assert _narrow_keys(wide) is wide
     empty = _matches([], [])
     assert len(_narrow_keys(empty).query) == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=80),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=40), st.integers(1, 7))
+def test_not_among_is_a_plain_isin_whatever_the_slices(pairs, among, at_once):
+    # The near misses that are not whole matches, a slice at a time: the
+    # places np.isin of all the codes at once gives.
+    width = 41
+    query, key = (np.array([pair[k] for pair in pairs], np.int32).reshape(-1) for k in range(2))
+    codes = np.sort(np.array([q * width + k for q, k in among], np.int64))
+    expected = np.flatnonzero(~np.isin(query.astype(np.int64) * width + key, codes))
+    found = _not_among(query, key, codes, width, at_once)
+    assert found.dtype == np.int32 and found.tolist() == expected.tolist()
