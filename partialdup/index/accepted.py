@@ -72,14 +72,12 @@ class Accepted:
 
     @classmethod
     def of(cls, query: np.ndarray, group: np.ndarray, shared: np.ndarray, candidates: int) -> Accepted:
-        """The pairs of the three columns (the plain form, which
-        :class:`AcceptedParts` must equal)."""
+        """The pairs of the three columns (:class:`AcceptedParts` given
+        them as one block)."""
         query = np.asarray(query)
-        group, shared = np.asarray(group).astype(np.int32), narrowest(np.asarray(shared))
-        if len(query) and np.any(query[1:] < query[:-1]):
-            return cls(None, query.astype(np.int32), group, shared, candidates)
-        counts = np.bincount(query, minlength=0) if len(query) else np.zeros(0, np.int64)
-        return cls(_starts_of(counts), None, group, shared, candidates)
+        parts = AcceptedParts(int(query.max()) + 1 if len(query) else 0)
+        parts.add(query, np.asarray(group), np.asarray(shared))
+        return parts.accepted(candidates)
 
     def __len__(self) -> int:
         return len(self.group)
