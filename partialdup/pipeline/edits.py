@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from partialdup.core.bags import FlatBags
+from partialdup.core.heap import release_free_memory
 from partialdup.core.types import DocumentFeatures
 from partialdup.index.inverted import IndexedSentence, entry_columns, entry_keys
 from partialdup.index.word_columns import PieceWords, WordColumns
@@ -75,6 +76,10 @@ def word_set_candidates(words: WordColumns, least_words: int) -> tuple[np.ndarra
         return numbers, numbers[:0]
     # The sentences' words go once their sets are made (nested calls: no name holds them).
     sets = WordSets.of_sizes(*distinct_sizes(*words.rows_columns(numbers)), words.words, WORD_JACCARD)
+    # The sets' working arrays, freed, go back to the system before the pairs
+    # are searched: the search's helper otherwise holds its high-water mark
+    # through the look-ups it runs beside (en 8x: 64-65 MB, 59 trimmed).
+    release_free_memory()
     query, key, _ = sets.pair_arrays()
     first, second = numbers[query], numbers[key]
     a, b = words.lengths[first], words.lengths[second]
