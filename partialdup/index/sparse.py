@@ -255,7 +255,7 @@ class SparseIndex:
                 holds them all. None: every pair.
         """
         # The k-th sentence holding a frequent feature skips the k - 1 before it.
-        held = self._columns.sentences[self._columns.frequent]
+        held = self._columns.sentences[self._columns.frequent].astype(np.int64)  # squared below
         skipped = int(np.sum(held * (held - 1) // 2))
         # The group pairs stay narrow and unscored: each slice is scored as it
         # is expanded (Accepted.scored_at).
