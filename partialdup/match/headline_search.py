@@ -173,11 +173,10 @@ class _Title:
     units: tuple[str, ...]
 
     @classmethod
-    def of(cls, title: Sequence[str], held: dict[str, str] | None = None) -> _Title:
+    def of(cls, title: Sequence[str], held: dict[str, str]) -> _Title:
         """The title ``title`` as compared; its units taken from ``held``
         where it has them (added there otherwise), so that titles share
         one string per character rather than one per place."""
-        held = {} if held is None else held
         han = [word for word in title if is_han_word(word)]
         units = tuple(held.setdefault(unit, unit) for unit in word_units(title))
         return cls(tuple(sorted(set(title).difference(han))), "".join(sorted(set("".join(han)))), units)
