@@ -72,12 +72,14 @@ class FoundPairs:
         its words agree too little for a copy on its own, see
         :meth:`is_tentative`; ``words_only``: a copy on its words, not on
         its features, see :meth:`is_words_only`."""
-        first, second = self.oriented(first, second)
+        first, second = pair = self.oriented(first, second)
         self._store(first, second, score)
-        self._direct[(first, second)] = max(score, self._direct.get((first, second), 0.0))
+        # One key object for every record of the pair (a tuple each was 72
+        # bytes more per set, held through the tail and copied by its workers).
+        self._direct[pair] = max(score, self._direct.get(pair, 0.0))
         if weak:
-            self._weak.add((first, second))
-        (self._tentative if tentative else self._words_only if words_only else self._firm).add((first, second))
+            self._weak.add(pair)
+        (self._tentative if tentative else self._words_only if words_only else self._firm).add(pair)
 
     def add_all(self, records: Iterable[tuple[SentenceKey, SentenceKey, float]] | PairRows) -> None:
         """:meth:`add` of each (first, second, score) record, none weak,
