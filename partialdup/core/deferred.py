@@ -26,6 +26,9 @@ class Deferred(Generic[T]):
 
     __slots__ = ("_work", "_result")
 
+    #: In place of a result let go (:meth:`release`).
+    _RELEASED: object = object()
+
     def __init__(self, work: Callable[[], T]) -> None:
         self._work: Callable[[], T] | None = work
         self._result: T | None = None
@@ -35,7 +38,15 @@ class Deferred(Generic[T]):
         if work is not None:
             self._result = work()
             self._work = None  # what the work holds goes with it
+        if self._result is Deferred._RELEASED:
+            raise RuntimeError("the result was released; it is not made again")
         return self._result  # type: ignore[return-value]
+
+    def release(self) -> None:
+        """Let the result (or the work, when not yet done) go: its readers
+        are done with it. A later call raises RuntimeError."""
+        self._work = None
+        self._result = Deferred._RELEASED  # type: ignore[assignment]
 
     @property
     def done(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from partialdup.core.deferred import Deferred
 from partialdup.core.types import RunStats
 from partialdup.index.exact_first import exact_run_stats
 from partialdup.index.sparse import PairMatches, ReferenceIndex
@@ -104,13 +105,19 @@ class Lookups:
         return self.quoted + self.headline_hits()
 
     def release_judged(self) -> None:
-        """Let the near misses' and the loose candidates' arrays go, once the
-        tail has judged them: a million records and more on large runs, held
-        otherwise while the spans' workers are forked (docs/benchmark.md,
-        session 24)."""
+        """Let the near misses' and the loose candidates' arrays and their
+        verdicts go, once the tail has judged them: a million records and
+        more on large runs, held otherwise while the spans' workers are
+        forked (docs/benchmark.md, session 24)."""
         for records in (self.near, self.loose):
             if isinstance(records, KeyedMatches):
                 records.release()
+        # The verdicts too, once read: the tail's pairs hold their own rows
+        # of them (the near misses' copies, 4 MB on the English bench corpus,
+        # were held through the spans otherwise).
+        for verdicts in (self.near_verdicts, self.edited_verdicts):
+            if isinstance(verdicts, Deferred):
+                verdicts.release()
 
 
 def counts_only(found: PairMatches) -> PairMatches:

@@ -179,10 +179,15 @@ class SpanStage(EditedStage):
         stages = (whole, near, found.edited(), [(host, other) for host, other, _ in quoted])
         verdict = boilerplate_verdict(pair_key_rows(found, lookups.crowd_links), stages, self.config.boilerplate,
                                       one_collection=a_docs is b_docs, crowded=lookups.crowded)
+        del stages, near  # counted; `found` holds its own rows of the near misses' copies
         verdict = verdict.with_crowded(lookups.crowded, crowd_documents(self.config.boilerplate))
-        apart = found.split_off(verdict.pair, verdict.pairs_of)
+        apart: FoundPairs | None = found.split_off(verdict.pair, verdict.pairs_of)
+        if not boilerplate_spans:
+            # Its pairs serve only their own spans: not held through the others'
+            # (the English bench corpus's are 9 MB of rows).
+            apart = None
         if keep is not None:
-            for pairs in (found, apart):
+            for pairs in [found] if apart is None else [found, apart]:
                 for a, b in list(pairs.by_documents):
                     if not keep(a, b):
                         del pairs.by_documents[(a, b)]
@@ -193,7 +198,7 @@ class SpanStage(EditedStage):
         skipping = replace(lookups, a_boilerplate=set(verdict.first), b_boilerplate=verdict.second_keys())
         detection = self._detection(a_docs, b_docs, found, skipping, whole_words, runner)
         listed = BoilerplateListing(verdict, a_docs)
-        if not (boilerplate_spans and apart.by_documents):
+        if apart is None or not apart.by_documents:
             return replace(detection, boilerplate_sentences=listed)
         set_apart = self._detection(a_docs, b_docs, apart, lookups, whole_words, runner)
         return replace(detection, boilerplate_spans=set_apart.spans, boilerplate_sentences=listed)

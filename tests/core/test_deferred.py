@@ -33,3 +33,40 @@ def test_a_result_of_none_is_kept_too():
     calls = []
     deferred = Deferred(lambda: calls.append(1))
     assert deferred() is None and deferred() is None and calls == [1]
+
+
+def test_a_released_result_goes_and_is_not_made_again():
+    box = [_Held()]
+    alive = weakref.ref(box[0])
+    calls = []
+
+    def work():
+        calls.append(1)
+        return box.pop()
+
+    deferred = Deferred(work)
+    assert deferred() is alive()
+    deferred.release()
+    gc.collect()
+    assert alive() is None  # the reader was done with it: nothing holds it now
+    try:
+        deferred()
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a released result was given again")
+    assert calls == [1]
+
+
+def test_a_work_released_before_its_call_is_never_run():
+    calls = []
+    deferred = Deferred(lambda: calls.append(1))
+    deferred.release()
+    assert deferred.done
+    try:
+        deferred()
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a released work was run")
+    assert calls == []

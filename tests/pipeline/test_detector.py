@@ -74,6 +74,12 @@ def test_the_index_and_the_judged_arrays_are_gone_when_the_spans_are_made(detect
     assert found.spans and seen and all(all(gone) for gone in seen) and built
     [lookups] = [item for item in retained if hasattr(item, "release_judged")]
     assert len(lookups.near) == len(lookups.loose) == 0
+    # Their verdicts went too, once read: asked for again, they are not made anew.
+    assert lookups.edited_verdicts is not None and lookups.edited_verdicts.done
+    for verdicts in (lookups.near_verdicts, lookups.edited_verdicts):
+        if verdicts is not None:
+            with pytest.raises(RuntimeError):
+                verdicts()
     assert found.stats.candidate_pairs > 0
 
 
