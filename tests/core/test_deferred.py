@@ -3,6 +3,8 @@
 import gc
 import weakref
 
+import pytest
+
 from partialdup.core.deferred import Deferred
 
 
@@ -49,12 +51,8 @@ def test_a_released_result_goes_and_is_not_made_again():
     deferred.release()
     gc.collect()
     assert alive() is None  # the reader was done with it: nothing holds it now
-    try:
-        deferred()
-    except RuntimeError:
-        pass
-    else:
-        raise AssertionError("a released result was given again")
+    with pytest.raises(RuntimeError):
+        deferred()  # not given again, nor made again
     assert calls == [1]
 
 
@@ -63,10 +61,6 @@ def test_a_work_released_before_its_call_is_never_run():
     deferred = Deferred(lambda: calls.append(1))
     deferred.release()
     assert deferred.done
-    try:
+    with pytest.raises(RuntimeError):
         deferred()
-    except RuntimeError:
-        pass
-    else:
-        raise AssertionError("a released work was run")
-    assert calls == []
+    assert calls == []  # never run
