@@ -3,7 +3,8 @@
 All offsets are character (code point) offsets into the decoded document text,
 ``start`` inclusive and ``end`` exclusive, so ``text[start:end]`` is always the
 original characters. Every type is a frozen dataclass: stages hand them on and
-never mutate them.
+never mutate them. (A document's text may be held compressed in place,
+:func:`hold_text_packed`: its ``text`` reads the same string.)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from operator import eq
 from typing import Any, Iterable, Iterator, Mapping, Sequence, overload
 
 from partialdup.core.bags import FlatBags, PlacedBags
+from partialdup.core.packed_text import PackedText, packed
 
 __all__ = [
     "Document",
@@ -28,6 +30,8 @@ __all__ = [
     "Span",
     "RunStats",
     "Case",
+    "hold_text_packed",
+    "held_packed",
 ]
 
 #: A sentence's bag of features: stable 64-bit feature hash -> multiplicity.
@@ -395,3 +399,68 @@ class Case:
     def source_end(self) -> int:
         """Offset one past the passage's last character in the source document."""
         return self.source_offset + self.source_length
+
+
+# A document's ``text`` (Document, TokenizedDocument, DocumentFeatures) reads
+# a string, whether the document holds it as one or packed (PackedText): the
+# dataclass's own slot is kept beneath a property. Set through the slot
+# (__init__, hold_text_packed), read through the property.
+_TEXT_SLOTS: dict[type, Any] = {}
+
+
+def _text_read_as_string(cls: type) -> None:
+    slot = cls.__dict__["text"]
+    _TEXT_SLOTS[cls] = slot
+
+    def text(self: Any) -> str | None:
+        held = slot.__get__(self, cls)
+        return held if held is None or held.__class__ is str else str(held)
+
+    setattr(cls, "text", property(text, slot.__set__, None, "The document's text (held as a string or packed)."))
+
+
+for _cls in (Document, TokenizedDocument, DocumentFeatures):
+    _text_read_as_string(_cls)
+
+
+def _text_slot(document: Document | TokenizedDocument | DocumentFeatures) -> Any:
+    for cls in type(document).__mro__:
+        if cls in _TEXT_SLOTS:
+            return _TEXT_SLOTS[cls]
+    raise TypeError(f"{type(document).__name__} holds no document text")
+
+
+def hold_text_packed(
+    document: Document | TokenizedDocument | DocumentFeatures, *sharing: Document | TokenizedDocument | DocumentFeatures,
+) -> None:
+    """Hold ``document``'s text compressed from now on
+    (:func:`~partialdup.core.packed_text.packed`; a short text stays as it
+    is): its ``text`` reads the same string, inflated when read. For a run
+    that holds many documents' texts and reads few of them
+    (:mod:`partialdup.core.packed_text`).
+
+    ``sharing``: other documents holding the same text as a string (the
+    features made from ``document``), which then hold the same packed
+    object: one copy for all.
+
+    Raises:
+        ValueError: One of ``sharing`` holds another text.
+    """
+    slot = _text_slot(document)
+    held = slot.__get__(document)
+    if held.__class__ is not str:
+        return
+    holders = [(other, _text_slot(other)) for other in sharing]
+    for other, other_slot in holders:
+        theirs = other_slot.__get__(other)
+        if theirs is not held and theirs != held:  # the same string object, as a rule: no characters compared
+            raise ValueError(f"{other.id!r} does not hold the text of {document.id!r}")
+    text = packed(held)
+    slot.__set__(document, text)
+    for other, other_slot in holders:
+        other_slot.__set__(other, text)
+
+
+def held_packed(document: Document | TokenizedDocument | DocumentFeatures) -> bool:
+    """Whether ``document`` holds its text compressed."""
+    return isinstance(_text_slot(document).__get__(document), PackedText)

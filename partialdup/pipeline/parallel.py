@@ -50,7 +50,7 @@ import os
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
+from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument, hold_text_packed
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
@@ -150,6 +150,16 @@ def _chunks(items: Sequence[Any], weights: Sequence[int], workers: int) -> list[
     if low < len(items):
         runs.append(items[low:])
     return runs
+
+
+def _texts_packed(features: list[DocumentFeatures], documents: Sequence[AnyDocument]) -> list[DocumentFeatures]:
+    # Each document's text held compressed, by the document read and by its
+    # features alike (one copy): the run holds every text to its end and
+    # reads few (core/packed_text.py). Packed as the features come, not
+    # before: making them reads each text many times.
+    for doc, document in zip(features, documents):
+        hold_text_packed(document, doc)
+    return features
 
 
 def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -297,7 +307,7 @@ class LocalEngine:
                 early, head = None, []
         if workers <= 1:
             # In pieces (their words made together), yielded one by one.
-            pieces = map(detector.features_many, _batches(iter(docs), _DOCUMENTS_TOGETHER))
+            pieces = (_texts_packed(detector.features_many(batch), batch) for batch in _batches(iter(docs), _DOCUMENTS_TOGETHER))
             return OrderedFeatures(len(docs), itertools.chain.from_iterable(pieces))
         return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart, early, head))
 
@@ -313,7 +323,8 @@ class LocalEngine:
         vocabulary: dict[str, str] = {}
 
         def back(number: int, packed: list[tuple]) -> list[DocumentFeatures]:
-            return [unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])]
+            return _texts_packed([unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])],
+                                 chunks[number])
 
         if context.get_start_method() != "fork":
             assert early is None, "helpers are forked only where processes are"
@@ -336,8 +347,8 @@ class LocalEngine:
             features = detector.features_many(chunks[k])
             if apart:
                 made[k] = held_as_numbers(features)
-                return made[k][0]
-            return features
+                features = made[k][0]
+            return _texts_packed(features, chunks[k])
 
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
@@ -347,7 +358,7 @@ class LocalEngine:
             # was a copy, held until the look-ups number the run's words: 8 MB
             # traced at the end of the Chinese bench corpus's features).
             made[k] = unpack_piece(value[0], [doc.text for doc in chunks[k]], value[1], vocabulary)
-            return made[k][0]
+            return _texts_packed(made[k][0], chunks[k])
 
         # The calling process computes pieces too (pipeline/shared_work.py).
         # The index built next needs SciPy: imported while the helpers compute.

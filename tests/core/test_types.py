@@ -62,3 +62,30 @@ def test_documents_hold_their_sentences_as_offsets_when_indexes_are_positions() 
     assert isinstance(tokenized.sentences, SentenceOffsets) and tokenized.sentences == sentences
     odd = (Sentence(3, 0, 4),)  # kept as given: offsets would lose its index
     assert DocumentFeatures("d", odd, [{1: 1}], (1,)).sentences is odd
+
+
+def test_a_document_packed_in_place_reads_the_same_and_compares_equal():
+    from partialdup.core.types import Document, held_packed, hold_text_packed
+
+    text = "Ein langer Absatz, der öfter vorkommt. " * 20
+    doc, plain = Document("a", text), Document("a", text)
+    features = DocumentFeatures("a", [Sentence(0, 0, len(text))], [{1: 1}], (5,), text)
+    hold_text_packed(doc, features)
+    assert held_packed(doc) and held_packed(features)
+    assert doc.text == text and features.text == text and doc == plain and hash(doc) == hash(plain)
+    assert dataclasses.replace(features, id="b").text == text
+    restored = pickle.loads(pickle.dumps(features))
+    assert restored == features and restored.text == text
+    hold_text_packed(doc)  # packed already: nothing changes
+    assert doc.text == text
+
+
+def test_a_short_text_stays_a_string_and_another_text_is_refused():
+    from partialdup.core.types import Document, held_packed, hold_text_packed
+
+    short = Document("a", "short")
+    hold_text_packed(short)
+    assert not held_packed(short) and short.text == "short"
+    text = "another long text, sentence after sentence. " * 10
+    with pytest.raises(ValueError, match="does not hold the text"):
+        hold_text_packed(Document("a", text), Document("b", text.upper()))

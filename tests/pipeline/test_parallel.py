@@ -114,6 +114,40 @@ def test_detect_on_the_slice_is_byte_identical_with_two_workers(detector, source
     assert two.stats == one.stats
 
 
+def _fresh(documents):
+    # New documents of the same texts, each held as a string (an engine packs a document's text in place).
+    return [Document(d.id, str(d.text), d.fields) for d in documents]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_features_hold_the_texts_packed_and_shared_with_the_documents(detector, sources, workers):
+    from partialdup.core.types import held_packed
+
+    documents = _fresh(sources[:6])
+    texts = [d.text for d in documents]
+    got = list((_workers() if workers == 2 else LocalEngine(1)).features(detector, documents))
+    assert [d.text for d in got] == texts and [d.text for d in documents] == texts
+    long = [n for n, text in enumerate(texts) if len(text) >= 200]
+    assert long and all(held_packed(got[n]) and held_packed(documents[n]) for n in long)
+    # One copy: the features hold the very object their document holds.
+    from partialdup.core import types
+
+    slot = types._TEXT_SLOTS
+    assert all(slot[DocumentFeatures].__get__(got[n]) is slot[Document].__get__(documents[n]) for n in long)
+
+
+def test_detect_is_byte_identical_with_the_texts_held_as_strings(detector, sources, suspicious, monkeypatch):
+    documents = [*sources, *suspicious]
+    packed = detector.detect(_fresh(documents), engine=_workers())
+    monkeypatch.setattr("partialdup.core.packed_text.PACK_FROM", 10**9)  # nothing packed
+    plain_documents = _fresh(documents)
+    plain = detector.detect(plain_documents, engine=_workers())
+    from partialdup.core.types import held_packed
+
+    assert not any(map(held_packed, plain_documents))
+    assert packed.spans and _jsonl(plain) == _jsonl(packed) and plain.stats == packed.stats
+
+
 def test_boilerplate_spans_are_byte_identical_with_two_workers(detector, sources, suspicious):
     # The jobs are made by the helpers that take them (pipeline/tail.py
     # PairJobs), twice for a pair with both copies and boilerplate.
