@@ -11,11 +11,12 @@ references in the tests.
 
 from __future__ import annotations
 
+from array import array
 from typing import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["dense_numbers", "dense_unique", "equal_rows", "fits_int32", "mix64", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices",
+__all__ = ["dense_numbers", "dense_unique", "equal_rows", "fits_int32", "mix64", "offsets_array", "overlap_bound", "popcount", "ranges", "sorted_unique", "sorted_isin", "weighted_slices",
            "weighted_slices_of"]
 
 
@@ -180,3 +181,15 @@ def equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inverse = np.empty(len(rows), np.int64)
     inverse[order] = np.cumsum(starts) - 1
     return order[starts].astype(np.int64), inverse
+
+
+def offsets_array(values: Iterable[int]) -> array:
+    """``values`` (offsets, counts: never negative, as a rule far below 2**31)
+    as an array of 4-byte ints, or of 8-byte ones where one does not fit: a
+    run holds two a sentence from its reading to its end (1.3 MB less on
+    the Chinese bench corpus's 160,000 sentences than 8 bytes each)."""
+    listed = values if isinstance(values, (list, tuple, array)) else list(values)
+    try:
+        return array("i", listed)
+    except OverflowError:
+        return array("q", listed)

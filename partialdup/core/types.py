@@ -9,11 +9,11 @@ never mutate them. (A document's text may be held compressed in place,
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass, field
 from operator import eq
 from typing import Any, Iterable, Iterator, Mapping, Sequence, overload
 
+from partialdup.core.arrays import offsets_array
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.packed_text import PackedText, packed
 
@@ -89,8 +89,8 @@ class SentenceOffsets(Sequence[Sentence]):
     __slots__ = ("_starts", "_ends")
 
     def __init__(self, starts: Iterable[int] = (), ends: Iterable[int] = ()) -> None:
-        self._starts = array("q", starts)
-        self._ends = array("q", ends)
+        self._starts = offsets_array(starts)
+        self._ends = offsets_array(ends)
         if len(self._starts) != len(self._ends):
             raise ValueError(f"{len(self._starts)} sentence starts but {len(self._ends)} ends")
 

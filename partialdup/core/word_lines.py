@@ -15,12 +15,13 @@ headlines), and its CPU was no higher in runs measured
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from operator import eq
 from typing import Any, Iterable, Iterator, overload
 
 import numpy as np
+
+from partialdup.core.arrays import offsets_array
 
 __all__ = ["WordLines", "word_counts"]
 
@@ -40,9 +41,9 @@ class WordLines(Sequence[tuple[str, ...]]):
     __slots__ = ("_words", "_numbers", "_ends")
 
     def __init__(self, words: Sequence[str], numbers: np.ndarray, counts: Sequence[int]) -> None:
-        # Each sentence's end, read as Python ints (not numpy's scalars), 8
-        # bytes each (a list would hold an int object of 28 more).
-        self._ends = array("q", [0, *np.cumsum(np.asarray(counts, np.int64)).tolist()])
+        # Each sentence's end, read as Python ints (not numpy's scalars), 4
+        # bytes each where they fit (a list would hold an int object of 28 more).
+        self._ends = offsets_array([0, *np.cumsum(np.asarray(counts, np.int64)).tolist()])
         if self._ends[-1] != len(numbers):
             raise ValueError(f"{len(numbers)} words but the sentences count {self._ends[-1]}")
         self._words, self._numbers = words, numbers

@@ -186,3 +186,12 @@ def test_fits_int32_only_for_wide_integers_whose_values_all_fit():
     assert not fits_int32(np.array([limits.min - 1], np.int64))
     assert not fits_int32(np.array([1], np.int32))  # already narrow
     assert not fits_int32(np.array([1.0]))
+
+
+def test_offsets_arrays_are_4_bytes_a_value_unless_one_does_not_fit():
+    from partialdup.core.arrays import offsets_array
+
+    small = offsets_array(iter([0, 5, 2**31 - 1]))
+    assert small.itemsize == 4 and list(small) == [0, 5, 2**31 - 1]
+    large = offsets_array([0, 2**31])
+    assert large.itemsize == 8 and list(large) == [0, 2**31]
