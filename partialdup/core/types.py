@@ -32,6 +32,7 @@ __all__ = [
     "Case",
     "hold_text_packed",
     "held_packed",
+    "held_text",
 ]
 
 #: A sentence's bag of features: stable 64-bit feature hash -> multiplicity.
@@ -432,6 +433,7 @@ def _text_slot(document: Document | TokenizedDocument | DocumentFeatures) -> Any
 
 def hold_text_packed(
     document: Document | TokenizedDocument | DocumentFeatures, *sharing: Document | TokenizedDocument | DocumentFeatures,
+    packed_as: PackedText | None = None,
 ) -> None:
     """Hold ``document``'s text compressed from now on
     (:func:`~partialdup.core.packed_text.packed`; a short text stays as it
@@ -441,10 +443,14 @@ def hold_text_packed(
 
     ``sharing``: other documents holding the same text as a string (the
     features made from ``document``), which then hold the same packed
-    object: one copy for all.
+    object: one copy for all. One of them may hold it packed already.
+
+    ``packed_as``: the text, packed elsewhere (a worker process, from the
+    same string): held instead of packing it again.
 
     Raises:
-        ValueError: One of ``sharing`` holds another text.
+        ValueError: One of ``sharing`` holds another text, or ``packed_as``
+            is not as long.
     """
     slot = _text_slot(document)
     held = slot.__get__(document)
@@ -453,9 +459,11 @@ def hold_text_packed(
     holders = [(other, _text_slot(other)) for other in sharing]
     for other, other_slot in holders:
         theirs = other_slot.__get__(other)
-        if theirs is not held and theirs != held:  # the same string object, as a rule: no characters compared
+        if theirs is not held and theirs is not packed_as and theirs != held:  # the same objects as a rule: no characters compared
             raise ValueError(f"{other.id!r} does not hold the text of {document.id!r}")
-    text = packed(held)
+    text = packed(held) if packed_as is None else packed_as
+    if len(text) != len(held):
+        raise ValueError(f"the text packed for {document.id!r} is not its text")
     slot.__set__(document, text)
     for other, other_slot in holders:
         other_slot.__set__(other, text)
@@ -463,4 +471,10 @@ def hold_text_packed(
 
 def held_packed(document: Document | TokenizedDocument | DocumentFeatures) -> bool:
     """Whether ``document`` holds its text compressed."""
-    return isinstance(_text_slot(document).__get__(document), PackedText)
+    return isinstance(held_text(document), PackedText)
+
+
+def held_text(document: Document | TokenizedDocument | DocumentFeatures) -> str | PackedText | None:
+    """``document``'s text as it holds it: the string, or packed."""
+    held: str | PackedText | None = _text_slot(document).__get__(document)
+    return held

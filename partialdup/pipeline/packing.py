@@ -1,7 +1,8 @@
 """Features packed for the way back from a worker process.
 
 A worker sends a document's features without its text (the calling process
-has it) and in types that pickle fast: sentence offsets as their arrays
+has it; for ``detect``, the text compressed as the run holds it) and in types
+that pickle fast: sentence offsets as their arrays
 (:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as
 their arrays' bytes (:class:`~partialdup.core.bags.FlatBags` pickles so),
 each sentence's words as one string, or left out where they travel
@@ -15,7 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets
+from partialdup.core.packed_text import PackedText
+from partialdup.core.packed_text import packed as packed_text
+from partialdup.core.types import DocumentFeatures, Sentence, SentenceOffsets, hold_text_packed
 from partialdup.core.word_lines import WordLines, word_counts
 from partialdup.index.word_columns import PieceWords, aligned_words
 
@@ -26,7 +29,7 @@ __all__ = ["held_as_numbers", "pack_features", "unpack_features", "unpack_piece"
 _WORD_JOIN = "\x00"
 
 
-def pack_features(features: DocumentFeatures, *, words: bool = True) -> tuple:
+def pack_features(features: DocumentFeatures, *, words: bool = True, text: bool = False) -> tuple:
     """A document's features without its text, in builtin types that pickle
     fast (:func:`unpack_features` is the inverse).
 
@@ -34,8 +37,13 @@ def pack_features(features: DocumentFeatures, *, words: bool = True) -> tuple:
     :class:`~partialdup.index.word_columns.PieceWords` carries them (a
     sentence's words are as many as its tokens); :func:`unpack_piece` takes
     them from there. They are then sent once, not twice.
+
+    ``text``: also the text compressed, where a run holds it so
+    (:func:`~partialdup.core.packed_text.packed`; None where it stays a
+    string): compressed by the worker, not by the calling process, which
+    then holds what was sent (:func:`unpack_features`).
     """
-    return (
+    packed = (
         features.id,
         _offsets(features.sentences),
         features.bags,
@@ -44,6 +52,10 @@ def pack_features(features: DocumentFeatures, *, words: bool = True) -> tuple:
         None if not words and _counted(features) else tuple(_WORD_JOIN.join(line) for line in features.words),
         tuple((i, dict(bag)) for i, bag in features.quotes),
     )
+    if not text:
+        return packed
+    held = None if features.text is None else packed_text(features.text)
+    return (*packed, held if isinstance(held, PackedText) else None)
 
 
 def unpack_features(
@@ -62,10 +74,13 @@ def unpack_features(
             sentences). None: every word a new string.
         words: Each sentence's words, when packed without them.
     """
-    doc_id, sentences, bags, tokens, joins, lines, quotes = packed
+    doc_id, sentences, bags, tokens, joins, lines, quotes = packed[:7]
     if lines is not None:
         words = tuple(_words_of(line, vocabulary) for line in lines)
-    return DocumentFeatures(doc_id, sentences, bags, tokens, text, joins, words, quotes)
+    doc = DocumentFeatures(doc_id, sentences, bags, tokens, text, joins, words, quotes)
+    if len(packed) > 7 and packed[7] is not None:  # the text compressed by the worker (pack_features' ``text``)
+        hold_text_packed(doc, packed_as=packed[7])
+    return doc
 
 
 def unpack_piece(
@@ -88,7 +103,7 @@ def unpack_piece(
     distinct = list(map(vocabulary.setdefault, piece.words, piece.words))
     docs, at = [], 0
     for item, text in zip(packed, texts):
-        _, _, _, tokens, _, lines, _ = item  # pack_features' fields, as unpack_features names them
+        tokens, lines = item[3], item[5]  # pack_features' fields, as unpack_features names them
         if lines is None:  # its sentences' words follow each other in the piece's
             count = sum(tokens)
             docs.append(unpack_features(item, text, vocabulary, WordLines(distinct, piece.columns[at : at + count], tokens)))

@@ -50,7 +50,8 @@ import os
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument, hold_text_packed
+from partialdup.core.packed_text import PackedText
+from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument, held_text, hold_text_packed
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
@@ -156,9 +157,11 @@ def _texts_packed(features: list[DocumentFeatures], documents: Sequence[AnyDocum
     # Each document's text held compressed, by the document read and by its
     # features alike (one copy): the run holds every text to its end and
     # reads few (core/packed_text.py). Packed as the features come, not
-    # before: making them reads each text many times.
+    # before: making them reads each text many times. A worker's pieces come
+    # with their texts packed by the worker (pack_features' ``text``).
     for doc, document in zip(features, documents):
-        hold_text_packed(document, doc)
+        held = held_text(doc)
+        hold_text_packed(document, doc, packed_as=held if isinstance(held, PackedText) else None)
     return features
 
 

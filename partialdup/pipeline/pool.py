@@ -106,7 +106,7 @@ def _worker_detector() -> Detector:
 
 def features_chunk(documents: Sequence[Document | TokenizedDocument], detector: Detector | None = None) -> list[tuple]:
     detector = detector or _worker_detector()
-    return [pack_features(features) for features in detector.features_many(documents)]
+    return [pack_features(features, text=True) for features in detector.features_many(documents)]
 
 
 #: A document as sent to a helper (:func:`sent_documents`).
@@ -145,7 +145,7 @@ def features_piece(detector: Detector, data: tuple[Sequence[Sequence[SentDocumen
         return features_chunk(_received(chunks[number]), detector)
     features = detector.features_many(_received(chunks[number]))
     # Their words go once, numbered (unpack_piece).
-    return [pack_features(doc, words=False) for doc in features], PieceWords.of(features)
+    return [pack_features(doc, words=False, text=True) for doc in features], PieceWords.of(features)
 
 
 def load_tokenizer(detector: Detector) -> None:

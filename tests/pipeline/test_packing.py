@@ -74,3 +74,24 @@ def test_a_piece_made_here_holds_its_words_as_numbers(detector, sources):
     assert [isinstance(doc.words, WordLines) for doc in held] == [True] * len(plain) + [False]
     piece = PieceWords.of(made)
     assert numbered.words == piece.words and numbered.columns.tolist() == piece.columns.tolist()
+
+
+def test_a_worker_sends_the_texts_packed_and_the_caller_holds_what_it_sent(detector, sources):
+    from partialdup.core.packed_text import PACK_FROM, PackedText
+    from partialdup.core.types import held_text
+
+    documents = [Document(d.id, str(d.text)) for d in sources[:8]]
+    made = detector.features_many(documents)
+    packed, words = _sent_back(*features_piece(detector, ([sent_documents(documents)], True), 0))
+    texts = [d.text for d in documents]
+    assert any(len(t) >= PACK_FROM for t in texts)
+    for item, text in zip(packed, texts):
+        assert isinstance(item[7], PackedText) if len(text) >= PACK_FROM else item[7] is None
+        if item[7] is not None:
+            assert str(item[7]) == text
+    docs, _ = unpack_piece(packed, texts, words, {})
+    assert docs == made and [doc.text for doc in docs] == texts
+    assert all(held_text(doc) is item[7] for doc, item in zip(docs, packed) if item[7] is not None)
+    # Without ``text`` the features go as before: seven fields, the text the caller's.
+    assert all(len(pack_features(doc)) == 7 for doc in made)
+    assert unpack_features(pack_features(made[0]), texts[0]) == made[0]

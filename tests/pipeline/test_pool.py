@@ -32,7 +32,7 @@ def test_a_pools_workers_pack_the_features_the_caller_makes(detector, sources, m
     here = [features_chunk(chunk, detector) for chunk in chunks]
     with WorkerPool(multiprocessing.get_context(method), 2, detector, (), ()) as pool:
         assert list(pool.imap(features_chunk, chunks)) == here
-    assert here[0] == [pack_features(detector.features(d)) for d in sources[:2]]
+    assert here[0] == [pack_features(detector.features(d), text=True) for d in sources[:2]]  # the texts sent packed
 
 
 def test_documents_sent_to_a_helper_give_the_features_and_words_they_give_here(detector, sources):
@@ -46,10 +46,10 @@ def test_documents_sent_to_a_helper_give_the_features_and_words_they_give_here(d
     assert sent[:3] == [(d.id, d.text.encode("utf-8")) for d in documents[:3]] and sent[3] is documents[3]
     made = detector.features_many(documents)
     packed, words = features_piece(detector, ([sent], True), 0)
-    assert packed == [pack_features(doc, words=False) for doc in made]  # the words go numbered (unpack_piece)
+    assert packed == [pack_features(doc, words=False, text=True) for doc in made]  # the words go numbered (unpack_piece)
     plain = PieceWords.of(made)
     assert words.words == plain.words and words.columns.tolist() == plain.columns.tolist()
-    assert features_piece(detector, ([sent], False), 0) == [pack_features(doc) for doc in made]
+    assert features_piece(detector, ([sent], False), 0) == [pack_features(doc, text=True) for doc in made]
 
 
 def test_a_text_sent_to_a_helper_comes_back_as_it_was_and_stays_its_size(detector):
