@@ -454,6 +454,8 @@ def hold_text_packed(
     """
     slot = _text_slot(document)
     held = slot.__get__(document)
+    if isinstance(held, PackedText):  # packed before (a document given to a run again): its new features share it
+        _share_packed(held, sharing)
     if held.__class__ is not str:
         return
     holders = [(other, _text_slot(other)) for other in sharing]
@@ -467,6 +469,15 @@ def hold_text_packed(
     slot.__set__(document, text)
     for other, other_slot in holders:
         other_slot.__set__(other, text)
+
+
+def _share_packed(text: PackedText, sharing: Iterable[Document | TokenizedDocument | DocumentFeatures]) -> None:
+    # Each of ``sharing`` that holds ``text`` as a string holds it packed too.
+    for other in sharing:
+        other_slot = _text_slot(other)
+        theirs = other_slot.__get__(other)
+        if theirs.__class__ is str and len(theirs) == len(text) and theirs == str(text):
+            other_slot.__set__(other, text)
 
 
 def held_packed(document: Document | TokenizedDocument | DocumentFeatures) -> bool:

@@ -89,3 +89,14 @@ def test_a_short_text_stays_a_string_and_another_text_is_refused():
     text = "another long text, sentence after sentence. " * 10
     with pytest.raises(ValueError, match="does not hold the text"):
         hold_text_packed(Document("a", text), Document("b", text.upper()))
+
+
+def test_a_document_packed_before_shares_its_packed_text_with_new_features():
+    from partialdup.core.types import Document, held_packed, held_text, hold_text_packed
+
+    text = "Un paragraphe assez long pour être compressé. " * 10
+    doc = Document("a", text)
+    hold_text_packed(doc)
+    again = DocumentFeatures("a", [Sentence(0, 0, len(text))], [{1: 1}], (5,), doc.text)  # made from the string read
+    hold_text_packed(doc, again)
+    assert held_packed(again) and held_text(again) is held_text(doc) and again.text == text
