@@ -6,7 +6,11 @@ code point ranges, so that "is this Han?" has one answer everywhere.
 
 from __future__ import annotations
 
-__all__ = ["HAN_RANGES", "HAN_CLASS", "CJK_CLASS", "is_han"]
+__all__ = ["HAN_RANGES", "HAN_CLASS", "CJK_CLASS", "is_han", "SURROGATES"]
+
+#: The error handler of a text held or sent as UTF-8: a lone surrogate (a str
+#: may hold one) goes and comes back as it was, as pickle sends it.
+SURROGATES = "surrogatepass"
 
 #: CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H.
 HAN_RANGES: tuple[tuple[int, int], ...] = (

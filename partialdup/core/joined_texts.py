@@ -19,6 +19,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from partialdup.core.chars import SURROGATES
 from partialdup.core.text_sequence import TextSequence
 
 __all__ = ["JoinedTexts"]
@@ -51,7 +52,7 @@ class JoinedTexts(TextSequence):
         joined, ends, absent = bytearray(), array("q"), array("b")
         for text in texts:
             if text is not None:
-                joined += text.encode("utf-8", "surrogatepass")
+                joined += text.encode("utf-8", SURROGATES)
             ends.append(len(joined))
             absent.append(text is None)
         return cls(joined, np.array(ends, np.int64), np.array(absent, bool))
@@ -64,7 +65,7 @@ class JoinedTexts(TextSequence):
             return None
         end = int(self._ends[number])
         start = int(self._ends[number - 1]) if number % len(self) else 0
-        return str(self._joined[start:end], "utf-8", "surrogatepass")
+        return str(self._joined[start:end], "utf-8", SURROGATES)
 
     def __iter__(self) -> Iterator[str | None]:
         return (self[k] for k in range(len(self)))

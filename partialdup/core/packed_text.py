@@ -22,6 +22,8 @@ import zlib
 from functools import lru_cache
 from typing import Any
 
+from partialdup.core.chars import SURROGATES
+
 __all__ = ["PackedText", "PACK_FROM", "INFLATED_KEPT", "packed"]
 
 #: Texts shorter than this (characters) are held as they are: zlib's header
@@ -34,11 +36,6 @@ INFLATED_KEPT = 16
 #: zlib's level: the fastest, which compresses prose about 3.5 to 1 (level 6
 #: saves 6 % more bytes for 1.3 to 2 times the time).
 _LEVEL = 1
-
-#: The error handler of the UTF-8 bytes: a lone surrogate (a str may hold
-#: one) goes and comes back as it was.
-_SURROGATES = "surrogatepass"
-
 
 class PackedText:
     """A text as zlib-compressed UTF-8; ``str()`` gives it back.
@@ -56,7 +53,7 @@ class PackedText:
     @classmethod
     def of(cls, text: str) -> PackedText:
         """``text`` compressed."""
-        return cls(zlib.compress(text.encode("utf-8", _SURROGATES), _LEVEL), len(text))
+        return cls(zlib.compress(text.encode("utf-8", SURROGATES), _LEVEL), len(text))
 
     def __str__(self) -> str:
         return _inflated(self.data)
@@ -89,4 +86,4 @@ def packed(text: str) -> str | PackedText:
 def _inflated(data: bytes) -> str:
     # Keyed by the bytes (their hash is computed once and kept by the bytes
     # object); the same text packed twice inflates to the same string.
-    return zlib.decompress(data).decode("utf-8", _SURROGATES)
+    return zlib.decompress(data).decode("utf-8", SURROGATES)

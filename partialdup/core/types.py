@@ -456,7 +456,8 @@ def hold_text_packed(
     held = slot.__get__(document)
     if isinstance(held, PackedText):  # packed before (a document given to a run again): its new features share it
         _share_packed(held, sharing)
-    if held.__class__ is not str:
+        return
+    if held is None:
         return
     holders = [(other, _text_slot(other)) for other in sharing]
     for other, other_slot in holders:

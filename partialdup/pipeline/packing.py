@@ -1,7 +1,7 @@
 """Features packed for the way back from a worker process.
 
 A worker sends a document's features without its text (the calling process
-has it; for ``detect``, the text compressed as the run holds it) and in types
+has it; the local engine's workers add it compressed, as the run holds it) and in types
 that pickle fast: sentence offsets as their arrays
 (:class:`~partialdup.core.types.SentenceOffsets` pickles so), the bags as
 their arrays' bytes (:class:`~partialdup.core.bags.FlatBags` pickles so),

@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
+from partialdup.core.chars import SURROGATES
 from partialdup.core.config import Config
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.word_columns import PieceWords
@@ -112,11 +113,6 @@ def features_chunk(documents: Sequence[Document | TokenizedDocument], detector: 
 #: A document as sent to a helper (:func:`sent_documents`).
 SentDocument = Union[Document, TokenizedDocument, tuple[str, bytes]]
 
-#: The error handler of the texts sent as UTF-8: a lone surrogate (a str
-#: may hold one) goes and comes back as it was, as pickle sends it.
-_SURROGATES = "surrogatepass"
-
-
 def sent_documents(documents: Sequence[Document | TokenizedDocument]) -> list[SentDocument]:
     """``documents`` to be pickled for a helper: a plain document as its
     ``(id, text in UTF-8)``, without its JSONL fields, which the features
@@ -128,11 +124,11 @@ def sent_documents(documents: Sequence[Document | TokenizedDocument]) -> list[Se
     that is not ASCII leaves its UTF-8 form cached in the str for as long
     as it lives (CPython), and the caller keeps the texts to the end of the
     run: 9.6 MB more on the Chinese bench corpus (``tracemalloc``)."""
-    return [(doc.id, doc.text.encode("utf-8", _SURROGATES)) if type(doc) is Document else doc for doc in documents]
+    return [(doc.id, doc.text.encode("utf-8", SURROGATES)) if type(doc) is Document else doc for doc in documents]
 
 
 def _received(documents: Sequence[SentDocument]) -> list[Document | TokenizedDocument]:
-    return [Document(doc[0], doc[1].decode("utf-8", _SURROGATES)) if isinstance(doc, tuple) else doc for doc in documents]
+    return [Document(doc[0], doc[1].decode("utf-8", SURROGATES)) if isinstance(doc, tuple) else doc for doc in documents]
 
 
 def features_piece(detector: Detector, data: tuple[Sequence[Sequence[SentDocument]], bool], number: int) -> Any:
