@@ -21,7 +21,8 @@ On Linux the calling process is one of the ``jobs``: it forks ``jobs - 1``
 helpers that inherit its detector (its segmenter already loaded), the
 documents and the work list, and it takes pieces of the work itself
 (:mod:`partialdup.pipeline.shared_work`); only the helpers' results are
-pickled, features packed (:mod:`partialdup.pipeline.packing`). The command
+pickled, features packed (:mod:`partialdup.pipeline.packing`); the pieces the
+work is cut into are :mod:`partialdup.pipeline.work_pieces`'. The command
 line tells the engine its detector before it reads the documents
 (:meth:`LocalEngine.expect`): the feature helpers are forked then (for
 ``detect``, after the caller loads the segmenter, which they share; else
@@ -50,8 +51,7 @@ import os
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from partialdup.core.packed_text import PackedText
-from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument, held_text, hold_text_packed
+from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.word_columns import PieceWords
 from partialdup.index.sparse import load_sparse
@@ -65,6 +65,9 @@ from partialdup.pipeline.beside import BesideProcess
 from partialdup.pipeline.shared_work import HelperProcess, LaterPieces, shared_pieces
 from partialdup.pipeline.sidework import Judge, inline_apart, inline_pieces
 from partialdup.pipeline.tail import PairJob, PairSpans
+from partialdup.pipeline.work_pieces import (
+    DOCUMENTS_TOGETHER, batches, merged_features, plain_documents, texts_packed, weighted_runs,
+)
 
 if TYPE_CHECKING:
     from partialdup.pipeline.detector import Detector
@@ -110,13 +113,6 @@ MIN_SENTENCES_BESIDE = 20_000
 #: process twice the CPU of 16,384 on the Chinese bench corpus).
 _RECORDS_PER_CHUNK = 16_384
 
-#: Pieces of work per worker, of about equal weight (characters, sentence
-#: pairs): small enough to even out the last pieces, large enough that
-#: handing them out costs little. (Pieces of equal *count* left one worker
-#: alone for 2 of the 5.7 s of the Chinese bench corpus's features: its last
-#: 566 documents held 2.5 of the 5.7 million characters.)
-_CHUNKS_PER_WORKER = 16
-
 #: Characters read that make the first piece of the features, sent to a
 #: helper forked early while the rest are read (:meth:`LocalEngine.first_read`).
 #: The helper, its dictionaries loaded, waited for the whole read: 0.16 s of
@@ -129,58 +125,6 @@ def worker_count(jobs: int) -> int:
     """Worker processes for ``jobs`` (``Config.jobs``): 0 means one per core."""
     return jobs if jobs > 0 else max(os.cpu_count() or 1, 1)
 
-
-def _merged(docs: list[AnyDocument], computed: Iterator[DocumentFeatures]) -> Iterator[DocumentFeatures]:
-    """Each document's features, in order: its own when it came with them,
-    else the next computed."""
-    for doc in docs:
-        yield doc if isinstance(doc, DocumentFeatures) else next(computed)
-
-
-def _chunks(items: Sequence[Any], weights: Sequence[int], workers: int) -> list[Sequence[Any]]:
-    """``items`` cut, in order, into about ``workers`` x
-    :data:`_CHUNKS_PER_WORKER` runs of about equal total weight (each run
-    closed once it reaches its share; none empty)."""
-    share = max(1, -(-sum(weights) // (workers * _CHUNKS_PER_WORKER)))
-    runs, low, held = [], 0, 0
-    for high, weight in enumerate(weights, 1):
-        held += weight
-        if held >= share:
-            runs.append(items[low:high])
-            low, held = high, 0
-    if low < len(items):
-        runs.append(items[low:])
-    return runs
-
-
-def _texts_packed(features: list[DocumentFeatures], documents: Sequence[AnyDocument]) -> list[DocumentFeatures]:
-    # Each document's text held compressed, by the document read and by its
-    # features alike (one copy): the run holds every text to its end and
-    # reads few (core/packed_text.py). Packed as the features come, not
-    # before: making them reads each text many times. A worker's pieces come
-    # with their texts packed by the worker (pack_features' ``text``).
-    for doc, document in zip(features, documents):
-        held = held_text(doc)
-        hold_text_packed(document, doc, packed_as=held if isinstance(held, PackedText) else None)
-    return features
-
-
-def _batches(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    while batch := list(itertools.islice(items, size)):
-        yield batch
-
-
-def _plain(a_docs: Sequence[DocumentFeatures], b_docs: Sequence[DocumentFeatures]) -> bool:
-    # Documents that are not plain features (a store's references, read
-    # from its database when first used) stay in this process: a database
-    # connection must not cross a fork.
-    return all(type(doc) is DocumentFeatures for doc in itertools.chain(a_docs, b_docs))
-
-
-#: Documents tokenized together in one process (``--jobs 1``, or a run too
-#: small for workers): their sentences' words made in one call
-#: (:meth:`~partialdup.pipeline.detector.Detector.features_many`).
-_DOCUMENTS_TOGETHER = 64
 
 #: Helper processes forked for the work sent apart (:meth:`LocalEngine.apart`):
 #: ``detect``'s word-set and headline searches, which run side by side.
@@ -310,7 +254,7 @@ class LocalEngine:
                 early, head = None, []
         if workers <= 1:
             # In pieces (their words made together), yielded one by one.
-            pieces = (_texts_packed(detector.features_many(batch), batch) for batch in _batches(iter(docs), _DOCUMENTS_TOGETHER))
+            pieces = (texts_packed(detector.features_many(batch), batch) for batch in batches(iter(docs), DOCUMENTS_TOGETHER))
             return OrderedFeatures(len(docs), itertools.chain.from_iterable(pieces))
         return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart, early, head))
 
@@ -322,18 +266,18 @@ class LocalEngine:
         # The first piece, when the reading sent it (first_read()), then the rest.
         rest = pending[len(head):]
         chunks: list[Sequence[Any]] = [head] if head else []
-        chunks += _chunks(rest, [len(d.text or "") + 1 for d in rest], workers) if rest else []
+        chunks += weighted_runs(rest, [len(d.text or "") + 1 for d in rest], workers) if rest else []
         vocabulary: dict[str, str] = {}
 
         def back(number: int, packed: list[tuple]) -> list[DocumentFeatures]:
-            return _texts_packed([unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])],
+            return texts_packed([unpack_features(item, doc.text, vocabulary) for item, doc in zip(packed, chunks[number])],
                                  chunks[number])
 
         if context.get_start_method() != "fork":
             assert early is None, "helpers are forked only where processes are"
             with WorkerPool(context, workers, detector, (), ()) as pool:
                 computed = (back(k, packed) for k, packed in enumerate(pool.imap(features_chunk, chunks)))
-                yield from _merged(docs, itertools.chain.from_iterable(computed))
+                yield from merged_features(docs, itertools.chain.from_iterable(computed))
             return
         if early is not None:  # forked before the documents were read: sent them
             sent = [None if head and k == 0 else sent_documents(chunk) for k, chunk in enumerate(chunks)]
@@ -351,7 +295,7 @@ class LocalEngine:
             if apart:
                 made[k] = held_as_numbers(features)
                 features = made[k][0]
-            return _texts_packed(features, chunks[k])
+            return texts_packed(features, chunks[k])
 
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
@@ -361,7 +305,7 @@ class LocalEngine:
             # was a copy, held until the look-ups number the run's words: 8 MB
             # traced at the end of the Chinese bench corpus's features).
             made[k] = unpack_piece(value[0], [doc.text for doc in chunks[k]], value[1], vocabulary)
-            return _texts_packed(made[k][0], chunks[k])
+            return texts_packed(made[k][0], chunks[k])
 
         # The calling process computes pieces too (pipeline/shared_work.py).
         # The index built next needs SciPy: imported while the helpers compute.
@@ -371,7 +315,7 @@ class LocalEngine:
         else:
             there = partial(features_piece, detector, (chunks, apart))
             pieces = shared_pieces(context, workers - 1, len(chunks), here, there, arrived, meanwhile=load_sparse)
-        yield from _merged(docs, itertools.chain.from_iterable(pieces))
+        yield from merged_features(docs, itertools.chain.from_iterable(pieces))
         if apart:
             ordered = [made[k] for k in range(len(chunks))]
             self._numbered = ([doc for features, _ in ordered for doc in features], [words for _, words in ordered])
@@ -399,9 +343,9 @@ class LocalEngine:
         if weights is None:
             weights = [len(job.evidence.pairs) + 1 for job in jobs]
         workers = min(self.workers, len(jobs), (sum(weights) - len(weights)) // max(self.min_pairs, 1))
-        if workers <= 1 or not _plain(a_docs, b_docs):
+        if workers <= 1 or not plain_documents(a_docs, b_docs):
             return [detector.pair_spans(a_docs[job.a], b_docs[job.b], job) for job in jobs]
-        chunks = _chunks(range(len(jobs)), weights, workers)
+        chunks = weighted_runs(range(len(jobs)), weights, workers)
         context = process_context()
         if context.get_start_method() == "fork":
 
@@ -434,10 +378,10 @@ class LocalEngine:
         pending = iter(records)
         head = list(itertools.islice(pending, self.min_records * self.workers))
         workers = min(self.workers, len(head) // max(self.min_records, 1))
-        if workers <= 1 or not _plain(a_docs, b_docs):
+        if workers <= 1 or not plain_documents(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, itertools.chain(head, pending), {})
         with WorkerPool(context, workers, detector, a_docs, b_docs) as pool:
-            chunks = _batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
+            chunks = batches(itertools.chain(head, pending), _RECORDS_PER_CHUNK)
             return list(itertools.chain.from_iterable(pool.imap(partial(judge_chunk, judge), chunks)))
 
     def _judged_in_ranges(
@@ -448,7 +392,7 @@ class LocalEngine:
         of the search's positions, filtered and judged by whoever takes it
         (the helpers inherit the filter's state)."""
         workers = min(self.workers, len(records) // max(self.min_forked_records, 1))
-        if workers <= 1 or not _plain(a_docs, b_docs):
+        if workers <= 1 or not plain_documents(a_docs, b_docs):
             return judge(detector, a_docs, b_docs, records, {})
         memo: dict = {}  # each process its own from the fork on
 
