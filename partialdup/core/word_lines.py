@@ -22,6 +22,7 @@ from typing import Any, Iterable, Iterator, overload
 import numpy as np
 
 from partialdup.core.arrays import offsets_array
+from partialdup.core.packed_words import PackedWords
 
 __all__ = ["WordLines", "word_counts"]
 
@@ -32,7 +33,9 @@ class WordLines(Sequence[tuple[str, ...]]):
     tuple of the same tuples.
 
     Args:
-        words: The words the numbers name (shared, not copied).
+        words: The words the numbers name (shared, not copied): a
+            :class:`~partialdup.core.packed_words.PackedWords` as a run
+            holds them, whose words read are kept made.
         numbers: Every sentence's words, sentence after sentence, as
             positions in ``words`` (int32; a view is kept, not copied).
         counts: Words of each sentence.
@@ -61,8 +64,23 @@ class WordLines(Sequence[tuple[str, ...]]):
         if isinstance(index, slice):
             return tuple(map(self.__getitem__, range(len(self))[index]))
         position = range(len(self._ends) - 1)[index]  # negative indexes and IndexError as a tuple's
-        numbers = self._numbers[self._ends[position] : self._ends[position + 1]]
-        return tuple(map(self._words.__getitem__, numbers.tolist()))
+        numbers = self._numbers[self._ends[position] : self._ends[position + 1]].tolist()
+        words = self._words
+        if type(words) is PackedWords:
+            return words.words_at(numbers)
+        return tuple(map(words.__getitem__, numbers))
+
+    def read_from(self, words: Sequence[str], numbers: np.ndarray) -> None:
+        """Read the same words from now on as ``numbers`` into ``words`` (the
+        run's words numbered once, :meth:`~partialdup.index.word_columns.WordColumns.hold_words`):
+        the piece's words and numbers held before can go."""
+        if len(numbers) != self.total():
+            raise ValueError(f"{len(numbers)} words for sentences of {self.total()}")
+        self._words, self._numbers = words, numbers
+
+    def total(self) -> int:
+        """Words of all the sentences."""
+        return self._ends[-1]
 
     def lengths(self) -> list[int]:
         """Words of each sentence, no tuple made."""

@@ -29,9 +29,10 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from partialdup.core.arrays import ranges, sorted_isin, sorted_unique, weighted_slices
+from partialdup.core.packed_words import PackedWords
 from partialdup.core.shared_arrays import shared_arrays
 from partialdup.core.types import DocumentFeatures
-from partialdup.core.word_lines import word_counts
+from partialdup.core.word_lines import WordLines, word_counts
 from partialdup.index.inverted import SentenceKeys
 from partialdup.index.words import WordNumbering, word_numbers
 
@@ -46,7 +47,9 @@ class WordColumns:
     document ``d`` is number ``doc_starts[d] + s``.
 
     Attributes:
-        words: Each column's word (column = position), in order of first occurrence.
+        words: Each column's word (column = position), in order of first
+            occurrence, held as one string (sent so to the helpers that
+            search the columns: :mod:`partialdup.core.packed_words`).
         doc_starts: Number of each document's first sentence, and the
             sentences in all last (int64, one more than the documents).
         known: Whether each sentence's words are known (its document came
@@ -58,7 +61,7 @@ class WordColumns:
         columns: Every sentence's words, in order, as columns (int32).
     """
 
-    words: list[str]
+    words: PackedWords
     doc_starts: np.ndarray
     known: np.ndarray
     tokens: np.ndarray
@@ -94,7 +97,23 @@ class WordColumns:
             np.cumsum(lengths[:-1], out=starts[1:])
         # In a memory file: the helpers that search them map it, and hold no
         # copy of their own (core/shared_arrays.py).
-        return cls(list(numbered), *shared_arrays([doc_starts, known, tokens, lengths, starts, columns]))
+        return cls(PackedWords.of(numbered), *shared_arrays([doc_starts, known, tokens, lengths, starts, columns]))
+
+    def hold_words(self, docs: Sequence[DocumentFeatures]) -> None:
+        """Each of ``docs``' words held as numbers
+        (:class:`~partialdup.core.word_lines.WordLines`) read from these
+        columns from now on, ``docs`` being the documents numbered here:
+        their pieces' words and numbers (:class:`PieceWords`) go, a copy of
+        every word of the run (6 MB of numbers and 5 MB of words on the
+        Chinese bench corpus)."""
+        if len(docs) + 1 != len(self.doc_starts):
+            raise ValueError(f"{len(docs)} documents for columns of {len(self.doc_starts) - 1}")
+        firsts = self.doc_starts[:-1].tolist()
+        for doc, first in zip(docs, firsts):
+            words = doc.words
+            if isinstance(words, WordLines) and len(words):
+                start = int(self.starts[first])
+                words.read_from(self.words, self.columns[start : start + words.total()])
 
     def columns_of(self, words: Iterable[str]) -> dict[str, int]:
         """The column of each of ``words`` that has one: the run's words
@@ -182,7 +201,7 @@ class WordColumns:
     def words_of(self, number: int) -> tuple[str, ...]:
         """The words of sentence ``number`` (the plain reference)."""
         start = int(self.starts[number])
-        return tuple(map(self.words.__getitem__, self.columns[start : start + int(self.lengths[number])].tolist()))
+        return self.words.words_at(self.columns[start : start + int(self.lengths[number])].tolist())
 
     @cached_property
     def _laid_in_order(self) -> bool:
@@ -228,12 +247,14 @@ class PieceWords:
     word (:meth:`WordColumns.of`).
 
     Attributes:
-        words: Each of the piece's columns' word, in order of first occurrence.
+        words: Each of the piece's columns' word, in order of first
+            occurrence, as one string (sent so, and held so by the
+            piece's documents' :class:`~partialdup.core.word_lines.WordLines`).
         columns: Every word of every sentence of the piece, in order, as
             the piece's column numbers (int32).
     """
 
-    words: list[str]
+    words: PackedWords
     columns: np.ndarray
 
     @classmethod
@@ -241,7 +262,7 @@ class PieceWords:
         """The words of ``docs``, numbered as :meth:`WordColumns.of` numbers them."""
         numbered = WordNumbering()
         _, columns = word_numbers(list(chain.from_iterable(aligned_words(doc) for doc in docs)), numbered)
-        return cls(list(numbered), columns)
+        return cls(PackedWords.of(numbered), columns)
 
 
 def _renumbered(pieces: Sequence[PieceWords], numbered: WordNumbering) -> np.ndarray:

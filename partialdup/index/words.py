@@ -177,7 +177,10 @@ class WordSets:
         # prefixes, and so the pairs found, must not depend on the order of
         # the input (columns are numbered in input order).
         alphabetical = np.empty(width, np.int64)
-        alphabetical[np.fromiter(sorted(range(width), key=words.__getitem__), np.int64, width)] = np.arange(width)
+        # The words made strings for the sort only (words held packed make one a read).
+        listed = words if isinstance(words, list) else list(words)
+        alphabetical[np.fromiter(sorted(range(width), key=listed.__getitem__), np.int64, width)] = np.arange(width)
+        del listed
         rank = np.empty(width, np.int64)
         rank[np.lexsort((alphabetical, held))] = np.arange(width)
         common = held > self.max_postings

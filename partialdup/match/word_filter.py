@@ -67,9 +67,12 @@ class WordFilters:
         """:meth:`of_sentences` of sentences already numbered: ``lengths``
         words each, all their words in order as ``columns`` (positions in
         ``words``; see :class:`~partialdup.index.word_columns.WordColumns`).
-        Each column's bit is found once, then every word's taken from it."""
-        bits = self._known_bits(words)
-        column_ones = np.left_shift(np.uint64(1), np.fromiter(map(bits.__getitem__, words), np.uint64, len(words)))
+        Each column's bit is found once, then every word's taken from it;
+        not kept (the words are distinct, each hashed once here, and a run's
+        words are held packed, :mod:`partialdup.core.packed_words`: kept,
+        they would be a string each again)."""
+        column_bits = np.fromiter(map(word_bit, stable_hashes(words)), np.uint64, len(words))
+        column_ones = np.left_shift(np.uint64(1), column_bits)
         return _filters(column_ones[columns], np.asarray(lengths, np.int64))
 
     def _known_bits(self, distinct: Iterable[str]) -> dict[str, int]:

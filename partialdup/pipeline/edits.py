@@ -147,7 +147,9 @@ class EditedStage(DetectorBase):
             return None
         if not all(type(doc) is DocumentFeatures for doc in docs):
             return None
-        return WordColumns.of(docs, pieces)
+        columns = WordColumns.of(docs, pieces)
+        columns.hold_words(docs)  # the pieces' copy of the words goes
+        return columns
 
     def _filter_rows_of(self, docs: Sequence[DocumentFeatures], rows: Sequence[SentenceKey]) -> FilterRows:
         """:meth:`_filter_rows` of the sentences ``rows`` (document, sentence), from their words."""

@@ -91,16 +91,17 @@ def unpack_piece(
     piece's numbered ones, and those numbered words: each word the
     vocabulary's string (see :func:`unpack_features`).
 
-    The piece's distinct words are looked up in the vocabulary once each,
-    not every word of every sentence, and no sentence's words are split
-    out of a string: the calling process unpacks the helper's pieces in
-    about half the CPU (Chinese bench corpus: 0.15-0.17 s against
-    0.30-0.36 s), and a piece pickles about 40 % smaller. The words stay
-    the piece's numbers (:class:`~partialdup.core.word_lines.WordLines`),
-    each sentence's tuple made when read: the calling process holds them
-    to the end of the run.
+    No sentence's words are split out of a string: the calling process
+    unpacks the helper's pieces in about half the CPU (Chinese bench
+    corpus: 0.15-0.17 s against 0.30-0.36 s), and a piece pickles about
+    40 % smaller. The words stay the piece's numbers
+    (:class:`~partialdup.core.word_lines.WordLines`) into its distinct
+    words held as one string
+    (:class:`~partialdup.core.packed_words.PackedWords`), each sentence's
+    tuple made when read: the calling process holds them to the end of
+    the run. ``vocabulary`` serves the documents sent with their words.
     """
-    distinct = list(map(vocabulary.setdefault, piece.words, piece.words))
+    distinct = piece.words
     docs, at = [], 0
     for item, text in zip(packed, texts):
         tokens, lines = item[3], item[5]  # pack_features' fields, as unpack_features names them
@@ -113,7 +114,7 @@ def unpack_piece(
         at += sum(word_counts(aligned_words(doc)))  # numbered in the piece all the same
         docs.append(doc)
     assert at == len(piece.columns), "a piece's numbered words are its documents' words"
-    return docs, replace(piece, words=distinct)
+    return docs, piece
 
 
 def held_as_numbers(docs: Sequence[DocumentFeatures]) -> tuple[list[DocumentFeatures], PieceWords]:

@@ -300,10 +300,9 @@ class LocalEngine:
         def arrived(k: int, value: Any) -> list[DocumentFeatures]:
             if not apart:
                 return back(k, value)
-            # The piece's words come numbered, once: its features' words and
-            # its distinct words are the vocabulary's strings (unpickled, each
-            # was a copy, held until the look-ups number the run's words: 8 MB
-            # traced at the end of the Chinese bench corpus's features).
+            # The piece's words come numbered, once: its features' words are
+            # numbers into its distinct words, held as one string
+            # (core/packed_words.py).
             made[k] = unpack_piece(value[0], [doc.text for doc in chunks[k]], value[1], vocabulary)
             return texts_packed(made[k][0], chunks[k])
 

@@ -43,3 +43,19 @@ def test_word_lines_read_a_view_of_the_numbers_and_check_their_count() -> None:
     with pytest.raises(ValueError, match="3 words but the sentences count 4"):
         WordLines(["x", "y", "z"], numbers[1:4], [2, 2])
     assert WordLines([], np.empty(0, np.int32), []) == ()
+
+
+def test_word_lines_over_packed_words_read_the_same_and_move_to_other_numbers() -> None:
+    from partialdup.core.packed_words import PackedWords
+
+    plain = (("的", "copy"), (), ("字词", "的", "a"))
+    piece = _numbered(plain)
+    held = WordLines(PackedWords.of(["的", "copy", "字词", "a"]), np.array([0, 1, 2, 0, 3], np.int32), [2, 0, 3])
+    assert held == plain == piece and held.total() == 5
+    assert held[2][1] is held[0][0]  # a word read again: the same string
+    # The same words numbered otherwise (a run's numbering of every piece's words).
+    run_words = PackedWords.of(["x", "a", "的", "字词", "copy"])
+    held.read_from(run_words, np.array([9, 2, 4, 3, 2, 1], np.int32)[1:])
+    assert held == plain
+    with pytest.raises(ValueError, match="4 words for sentences of 5"):
+        held.read_from(run_words, np.array([2, 4, 3, 2], np.int32))

@@ -160,3 +160,27 @@ def test_rows_in_any_order_and_columns_laid_out_in_any_order_read_the_same_words
             lengths, chosen = table.rows_columns(asked)
             assert lengths.tolist() == [int(columns.lengths[n]) for n in asked.tolist()]
             assert [table.words[c] for c in chosen.tolist()] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.lists(st.integers(0, 6), max_size=4))
+def test_documents_words_held_by_the_columns_read_the_same_words(spec, cuts):
+    from partialdup.core.word_lines import WordLines
+
+    docs = [_doc(sentences, known) for sentences, known in spec]
+    bounds = [0, *sorted(min(cut, len(docs)) for cut in cuts), len(docs)]
+    pieces = [PieceWords.of(docs[low:high]) for low, high in zip(bounds, bounds[1:])]
+    for piece, low, high in zip(pieces, bounds, bounds[1:]):  # held as numbers into their piece (pipeline/packing.py)
+        at = 0
+        for doc in docs[low:high]:
+            count = sum(map(len, word_columns.aligned_words(doc)))
+            if doc.words:
+                doc.words = WordLines(piece.words, piece.columns[at : at + count], doc.tokens)
+            at += count
+    plain = [tuple(map(tuple, doc.words)) for doc in docs]
+    columns = WordColumns.of(docs, pieces)
+    columns.hold_words(docs)
+    assert [tuple(doc.words) for doc in docs] == plain
+    assert all(doc.words._words is columns.words for doc in docs if isinstance(doc.words, WordLines) and len(doc.words))
+    with pytest.raises(ValueError, match="documents for columns of"):
+        columns.hold_words([*docs, docs[0]] if docs else [_doc([])])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from partialdup.core.packed_words import PackedWords
 from partialdup.index import words as words_module
 from partialdup.index.words import (
     WORD_JACCARD, WordNumbering, WordSets, distinct_sizes, distinct_words, plain_word_pairs, prefix_words, word_jaccard,
@@ -164,6 +165,9 @@ def test_sentences_already_numbered_pair_as_their_words_do(sentences, threshold,
     numbers = np.array([column[w] for s in sentences for w in s], np.int32)
     numbered = list(WordSets.of_columns(lengths, numbers, vocabulary, threshold, max_postings=cap).pairs())
     assert numbered == list(WordSets(sentences, None, threshold, max_postings=cap).pairs())
+    # The words held packed (as a run holds them, core/packed_words.py): the same ties, the same pairs.
+    packed = PackedWords.of(vocabulary)
+    assert list(WordSets.of_columns(lengths, numbers, packed, threshold, max_postings=cap).pairs()) == numbered
 
 
 def test_real_lines_numbered_pair_as_their_words_do():

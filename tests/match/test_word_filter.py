@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.hashing import stable_hash
+from partialdup.core.packed_words import PackedWords
 from partialdup.match.edited import word_ratio
 from partialdup.match.word_filter import BITS, FilterRows, WordFilters, ratios_may_reach
 
@@ -37,8 +38,11 @@ def test_filters_of_numbered_words_equal_the_plain_reference(sentences, random) 
     lengths = np.array([len(words) for words in sentences], np.int64)
     numbers = np.array([column[w] for words in sentences for w in words], np.int32)
     filters = WordFilters()
-    for _ in range(2):  # the second time, remembered bits
-        assert filters.of_columns(vocabulary, lengths, numbers).tolist() == [plain_filter(words) for words in sentences]
+    plain = [plain_filter(words) for words in sentences]
+    for _ in range(2):  # the second time, after other words' bits were remembered
+        assert filters.of_columns(vocabulary, lengths, numbers).tolist() == plain
+        assert filters.of_columns(PackedWords.of(vocabulary), lengths, numbers).tolist() == plain  # a run's words, packed
+        filters.of_sentences(sentences)
 
 
 @settings(max_examples=300, deadline=None)

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from partialdup.core.config import Config
+from partialdup.core.packed_words import PackedWords
 from partialdup.core.types import Document
 from partialdup.core.word_lines import WordLines
 from partialdup.index.word_columns import PieceWords
@@ -27,7 +28,7 @@ def _sent_back(packed, words):
     return pickle.loads(pickle.dumps((packed, words), protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def test_a_piece_sent_without_its_words_comes_back_equal_with_one_string_per_word(detector, sources):
+def test_a_piece_sent_without_its_words_comes_back_equal_with_one_string_per_word_read(detector, sources):
     documents = sources[:8]
     made = detector.features_many(documents)
     packed, words = _sent_back(*features_piece(detector, ([sent_documents(documents)], True), 0))
@@ -37,10 +38,12 @@ def test_a_piece_sent_without_its_words_comes_back_equal_with_one_string_per_wor
     assert docs == made
     assert all(isinstance(doc.words, WordLines) for doc in docs)  # held as the piece's numbers
     assert numbered.words == PieceWords.of(made).words and numbered.columns.tolist() == words.columns.tolist()
+    assert numbered is words and isinstance(words.words, PackedWords)  # held as sent: one string
     every = [word for doc in docs for sentence in doc.words for word in sentence]
-    assert all(vocabulary[word] is word for word in every)
-    assert all(vocabulary[word] is word for word in numbered.words)
+    again = [word for doc in docs for sentence in doc.words for word in sentence]
+    assert all(a is b for a, b in zip(every, again))  # a word read again: the string made before
     assert len({id(word) for word in every}) == len(set(every)) < len(every)
+    assert not vocabulary  # for documents sent with their words only
 
 
 def test_documents_whose_words_go_as_strings_keep_the_others_in_place(detector, sources):

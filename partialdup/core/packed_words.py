@@ -1,0 +1,114 @@
+"""A list of distinct words held as one string.
+
+A ``detect`` run numbers its words (:mod:`partialdup.core.word_lines`,
+:mod:`partialdup.index.word_columns`): each sentence's words are numbers
+into a list of the distinct words. As a list of strings that list costs a
+string object a word, about 80 bytes for a Chinese word of two characters:
+7 MB for the Chinese bench corpus's 94,000 distinct words, held by the
+calling process to the end of the run, and copied into each helper process
+its word-set and headline searches are sent to. Yet a run reads the words
+of few sentences as strings (the tail's checks, the titles): a fifth of
+the distinct words on either bench corpus.
+
+:class:`PackedWords` holds the words as one string and where each ends
+(4 bytes a word): the Chinese corpus's words take under 2 MB, pickle as two
+objects, not 94,000, and a word is made a string when read. The words read
+through :meth:`PackedWords.words_at` (a sentence's) are kept, so a word
+read again is the string made before.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from itertools import accumulate, islice
+from typing import Any, Iterable, Iterator, overload
+
+from partialdup.core.arrays import offsets_array
+
+__all__ = ["PackedWords"]
+
+
+class PackedWords(Sequence[str]):
+    """Words as one string; a sequence of strings, each made when read,
+    equal to the list of the same strings.
+
+    Args:
+        text: The words, one after the other.
+        ends: Where each word ends in ``text``, after a 0 (one more than the words).
+    """
+
+    __slots__ = ("_text", "_ends", "_made")
+
+    def __init__(self, text: str, ends: array) -> None:
+        if not ends or ends[0] != 0 or ends[-1] != len(text):
+            raise ValueError("the words' ends must start at 0 and end at the text's end")
+        self._text, self._ends = text, ends
+        self._made: _MadeWords | None = None
+
+    @classmethod
+    def of(cls, words: Iterable[str]) -> PackedWords:
+        """``words`` (a sequence or an iterable read twice, as a dict's keys), packed."""
+        listed = words if isinstance(words, (Sequence, dict)) else list(words)
+        return cls("".join(listed), offsets_array([0, *accumulate(map(len, listed))]))
+
+    def __len__(self) -> int:
+        return len(self._ends) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return list(map(self.__getitem__, range(len(self))[index]))
+        position = range(len(self._ends) - 1)[index]  # negative indexes and IndexError as a list's
+        return self._text[self._ends[position] : self._ends[position + 1]]
+
+    def __iter__(self) -> Iterator[str]:
+        # C loops only: a slice of the text per word.
+        ends = self._ends
+        return map(self._text.__getitem__, map(slice, ends, islice(ends, 1, None)))
+
+    def words_at(self, numbers: Iterable[int]) -> tuple[str, ...]:
+        """The words numbered ``numbers`` (positions, from 0), each kept once
+        made: a word read again is the same string, looked up, not cut."""
+        made = self._made
+        if made is None:
+            made = self._made = _MadeWords(self._text, self._ends)
+        return tuple(map(made.__getitem__, numbers))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PackedWords):
+            return self._text == other._text and self._ends == other._ends
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which is unhashable
+
+    def __repr__(self) -> str:
+        return f"PackedWords({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PackedWords, (self._text, self._ends)  # the words made are not sent
+
+
+class _MadeWords(dict):
+    """The words made so far, by position; one missing is cut from the text.
+    Holds the text and ends, not the :class:`PackedWords` (no cycle: the
+    memory goes with it, not at the next collection)."""
+
+    __slots__ = ("_text", "_ends")
+
+    def __init__(self, text: str, ends: array) -> None:
+        super().__init__()
+        self._text, self._ends = text, ends
+
+    def __missing__(self, position: int) -> str:
+        if position < 0:
+            raise IndexError(position)  # the ends below would read another word
+        word = self[position] = self._text[self._ends[position] : self._ends[position + 1]]
+        return word
