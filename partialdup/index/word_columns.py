@@ -112,8 +112,7 @@ class WordColumns:
         for doc, first in zip(docs, firsts):
             words = doc.words
             if isinstance(words, WordLines) and len(words):
-                start = int(self.starts[first])
-                words.read_from(self.words, self.columns[start : start + words.total()])
+                words.read_from(self.words, self.columns, int(self.starts[first]))
 
     def columns_of(self, words: Iterable[str]) -> dict[str, int]:
         """The column of each of ``words`` that has one: the run's words

@@ -107,7 +107,7 @@ def unpack_piece(
         tokens, lines = item[3], item[5]  # pack_features' fields, as unpack_features names them
         if lines is None:  # its sentences' words follow each other in the piece's
             count = sum(tokens)
-            docs.append(unpack_features(item, text, vocabulary, WordLines(distinct, piece.columns[at : at + count], tokens)))
+            docs.append(unpack_features(item, text, vocabulary, WordLines(distinct, piece.columns, tokens, at)))
             at += count
             continue
         doc = unpack_features(item, text, vocabulary)
@@ -127,7 +127,7 @@ def held_as_numbers(docs: Sequence[DocumentFeatures]) -> tuple[list[DocumentFeat
     for doc in docs:
         if _counted(doc):  # its words are as many as its tokens: counted once
             count = sum(doc.tokens)
-            doc = replace(doc, words=WordLines(piece.words, piece.columns[at : at + count], doc.tokens))
+            doc = replace(doc, words=WordLines(piece.words, piece.columns, doc.tokens, at))
         else:
             count = sum(word_counts(aligned_words(doc)))
         held.append(doc)

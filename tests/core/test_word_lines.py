@@ -40,8 +40,12 @@ def test_word_lines_read_a_view_of_the_numbers_and_check_their_count() -> None:
     numbers = np.array([0, 1, 0, 2, 1], np.int32)
     held = WordLines(["x", "y", "z"], numbers[1:4], [2, 0, 1])
     assert held == (("y", "x"), (), ("z",))
-    with pytest.raises(ValueError, match="3 words but the sentences count 4"):
+    with pytest.raises(ValueError, match="3 words but the sentences count 4 from 0"):
         WordLines(["x", "y", "z"], numbers[1:4], [2, 2])
+    # Sentences from a start in a piece's numbers, which are kept, not a view of them.
+    assert WordLines(["x", "y", "z"], numbers, [2, 0, 1], 1) == held and WordLines(["x", "y", "z"], numbers, [], 5) == ()
+    with pytest.raises(ValueError, match="5 words but the sentences count 3 from 3"):
+        WordLines(["x", "y", "z"], numbers, [2, 0, 1], 3)
     assert WordLines([], np.empty(0, np.int32), []) == ()
 
 
@@ -55,7 +59,10 @@ def test_word_lines_over_packed_words_read_the_same_and_move_to_other_numbers() 
     assert held[2][1] is held[0][0]  # a word read again: the same string
     # The same words numbered otherwise (a run's numbering of every piece's words).
     run_words = PackedWords.of(["x", "a", "的", "字词", "copy"])
-    held.read_from(run_words, np.array([9, 2, 4, 3, 2, 1], np.int32)[1:])
+    run_numbers = np.array([9, 2, 4, 3, 2, 1, 0], np.int32)
+    held.read_from(run_words, run_numbers, 1)
+    assert held == plain and held.total() == 5 and held.lengths() == [2, 0, 3]
+    held.read_from(run_words, run_numbers[1:], 0)  # and again, elsewhere
     assert held == plain
-    with pytest.raises(ValueError, match="4 words for sentences of 5"):
-        held.read_from(run_words, np.array([2, 4, 3, 2], np.int32))
+    with pytest.raises(ValueError, match="7 words do not hold sentences of 5 from 3"):
+        held.read_from(run_words, run_numbers, 3)

@@ -175,7 +175,7 @@ def test_documents_words_held_by_the_columns_read_the_same_words(spec, cuts):
         for doc in docs[low:high]:
             count = sum(map(len, word_columns.aligned_words(doc)))
             if doc.words:
-                doc.words = WordLines(piece.words, piece.columns[at : at + count], doc.tokens)
+                doc.words = WordLines(piece.words, piece.columns, doc.tokens, at)
             at += count
     plain = [tuple(map(tuple, doc.words)) for doc in docs]
     columns = WordColumns.of(docs, pieces)
