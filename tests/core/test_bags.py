@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from partialdup.core.bags import FlatBags, PlacedBags
+from partialdup.core.bags import FlatBags, PackedBags, PlacedBags
 from partialdup.core.types import DocumentFeatures
 
 bags = st.lists(st.dictionaries(st.integers(0, 2**64 - 1) | st.integers(0, 6), st.integers(1, 4), max_size=6), max_size=8)
@@ -99,3 +99,30 @@ def test_no_placed_bags_are_one_shared_object_even_unpickled() -> None:
     assert nothing is PlacedBags.of([]) is pickle.loads(pickle.dumps(nothing)) is DocumentFeatures("d", (), (), ()).joins
     with pytest.raises(ValueError):
         PlacedBags(np.array([1, 2]), FlatBags.of([{}]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(bags)
+def test_packed_bags_hold_the_arrays_of_the_plain_flat_bags(chosen) -> None:
+    # The plain reference: the three arrays held as they are (FlatBags itself).
+    sizes = np.array([len(b) for b in chosen], np.int64)
+    features = np.array([f for b in chosen for f in b], np.uint64)
+    counts = np.array([c for b in chosen for c in b.values()], np.int64)
+    plain, packed = FlatBags(sizes, features, counts), FlatBags.of(chosen)
+    assert isinstance(packed, PackedBags) and len(packed) == len(plain) == len(chosen)
+    for name, kind in (("sizes", np.int64), ("features", np.uint64), ("counts", np.int64)):
+        assert getattr(packed, name).tolist() == getattr(plain, name).tolist() and getattr(packed, name).dtype == kind
+    assert packed == plain == tuple(chosen) and packed.dicts() == plain.dicts()
+    assert packed.totals.tolist() == plain.totals.tolist() and packed.filled == plain.filled
+    again = pickle.loads(pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(again) is PackedBags and again == packed
+    assert PackedBags.of_arrays(sizes.astype(np.int32), features, counts.astype(np.uint8)) == packed  # any integer types
+
+
+def test_packed_bags_refuse_arrays_or_a_buffer_that_do_not_agree() -> None:
+    with pytest.raises(ValueError, match="2 bags of 3 entries, 2 features, 2 counts"):
+        PackedBags.of_arrays(np.array([1, 2]), np.array([5, 6], np.uint64), np.array([1, 1]))
+    with pytest.raises(ValueError, match="does not hold 1 bags"):
+        PackedBags(b"\0" * 20, 1)
+    with pytest.raises(AttributeError):
+        FlatBags.of([{1: 1}]).sizes = np.array([2])
