@@ -30,6 +30,8 @@ def test_packed_words_are_the_list_of_the_same_words(plain, data):
     again = pickle.loads(pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
     assert type(again) is PackedWords and again == held and list(again) == plain
     assert PackedWords.of(iter(plain)) == held
+    # A word past the Basic Multilingual Plane is held apart: the text stays 2 bytes a character.
+    assert all(ord(c) <= 0xFFFF for c in held._text)
     assert PackedWords.of(dict.fromkeys(plain)) == list(dict.fromkeys(plain))  # a dict's keys, read twice
 
 
@@ -50,3 +52,6 @@ def test_ends_that_do_not_cover_the_text_are_refused():
         with pytest.raises(ValueError, match="ends must start at 0"):
             PackedWords("abc", ends)
     assert PackedWords("", array("i", [0])) == []
+    with pytest.raises(ValueError, match="held apart must have an empty place"):
+        PackedWords("ab", array("i", [0, 1, 2]), {1: "𠀀"})
+    assert PackedWords("a", array("i", [0, 1, 1]), {1: "𠀀"}) == ["a", "𠀀"]
