@@ -19,7 +19,9 @@ read again is the string made before.
 
 from __future__ import annotations
 
+import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, islice
 from typing import Any, Iterable, Iterator, overload
@@ -29,9 +31,9 @@ from partialdup.core.arrays import offsets_array
 __all__ = ["PackedWords"]
 
 
-#: Past the Basic Multilingual Plane: one such character in a string makes
+#: A character past the Basic Multilingual Plane: one in a string makes
 #: each of its characters take 4 bytes, not 2.
-_ASTRAL = "\uffff"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 class PackedWords(Sequence[str]):
@@ -60,14 +62,19 @@ class PackedWords(Sequence[str]):
 
     @classmethod
     def of(cls, words: Iterable[str]) -> PackedWords:
-        """``words`` (a sequence or an iterable read twice, as a dict's keys), packed."""
-        listed = words if isinstance(words, (Sequence, dict)) else list(words)
-        text, apart = "".join(listed), None
-        if text and max(text) > _ASTRAL:
-            apart = {at: word for at, word in enumerate(listed) if word and max(word) > _ASTRAL}
-            listed = ["" if at in apart else word for at, word in enumerate(listed)]
-            text = "".join(listed)
-        return cls(text, offsets_array([0, *accumulate(map(len, listed))]), apart)
+        """``words`` (any iterable of strings), packed."""
+        listed = words if isinstance(words, Sequence) else list(words)
+        text = "".join(listed)
+        found = _ASTRAL.search(text)  # a C scan: no character made a string
+        if found is None:
+            return cls(text, _ends_of(listed))
+        ends = _ends_of(listed)
+        held = {bisect_right(ends, place.start()) - 1 for place in _ASTRAL.finditer(text, found.start())}
+        apart = {at: listed[at] for at in sorted(held)}
+        kept = list(listed)
+        for at in apart:
+            kept[at] = ""
+        return cls("".join(kept), _ends_of(kept), apart)
 
     def __len__(self) -> int:
         return len(self._ends) - 1
@@ -137,3 +144,8 @@ class _MadeWords(dict):
             word = self._text[self._ends[position] : self._ends[position + 1]]
         self[position] = word
         return word
+
+
+def _ends_of(words: Sequence[str]) -> array:
+    # Where each word ends in the words joined, after a 0.
+    return offsets_array([0, *accumulate(map(len, words))])
