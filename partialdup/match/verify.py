@@ -355,6 +355,10 @@ class NearMissCheck:
         them (:mod:`partialdup.pipeline.lookups`). ``seen`` keeps each
         sentence's letters between calls."""
         letters_of = partial(self._letters_of_numbers, sentences=sentences, seen=seen)
+        # Both sides' sentences read in one pass, in order: texts read from
+        # their documents (SentenceTexts, the calling process's own pieces)
+        # then inflate each document once, not once a side.
+        letters_of(np.concatenate((first, second)))
         return self._copied_rows(letters_of(first), letters_of(second))
 
     def _copied_rows(self, a: _LettersAt, b: _LettersAt) -> np.ndarray:

@@ -89,11 +89,13 @@ class Engine(Protocol):
         ...
 
     def pieces_soon(
-        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
+        self, count: int, there: Callable[[Any, Any, int], R], data: Callable[[], Any], here: Callable[[int], R], *,
+        weight: int,
     ) -> Callable[[], list[R]]:
         """Pieces ``0 .. count - 1`` of a work known before the caller needs
-        it, started now where the engine can (``there(detector, data, k)``
-        elsewhere, ``here(k)`` in the caller; the same results); the
+        it, started now where the engine can (``there(detector, data(), k)``
+        elsewhere, ``data`` called only then; ``here(k)`` in the caller; the
+        same results); the
         returned callable gives them, in order. ``weight``: the records
         the work judges (small work is not worth a process)."""
         ...

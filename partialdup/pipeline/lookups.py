@@ -269,14 +269,15 @@ class LookupStage(HeadlineStage):
         distinct, (first, second) = dense_numbers((query[kept], key[kept]), width)
         texts = SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
-        # Sent with the texts made, joined (core/joined_texts.py); judged
+        # Sent with the texts made, joined (core/joined_texts.py), made only
+        # when sent (not when every piece is judged here: --jobs 1); judged
         # here with the texts read from the documents when needed. The near
         # search's working arrays, freed, are given back before the pieces
         # are pickled.
         release_free_memory()
-        sent = NearPieces(NearSentences(JoinedTexts.of(texts), tokens), first, second, NEAR_PIECE)
-        here = replace(sent, sentences=NearSentences(texts, tokens), memo={})
-        rows = pieces_soon(len(sent), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
+        here = NearPieces(NearSentences(texts, tokens), first, second, NEAR_PIECE)
+        sent = partial(_joined_pieces, here)
+        rows = pieces_soon(len(here), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
         del sent
 
         def verdicts() -> PairRows:
@@ -498,3 +499,9 @@ def _not_found_in(pairs: Records, found: PairMatches, keys: Sequence[SentenceKey
     if isinstance(pairs, KeyedMatches):
         return pairs.where(~again)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
+
+
+def _joined_pieces(pieces: NearPieces) -> NearPieces:
+    # The near misses' pieces as sent to a helper: their texts made and
+    # joined (the helper reads no document), a memo of its own.
+    return replace(pieces, sentences=NearSentences(JoinedTexts.of(pieces.sentences.texts), pieces.sentences.tokens), memo={})

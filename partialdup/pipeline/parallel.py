@@ -403,13 +403,14 @@ class LocalEngine:
         return list(itertools.chain.from_iterable(shared_pieces(context, workers - 1, pieces, verdicts, verdicts)))
 
     def pieces_soon(
-        self, count: int, there: Callable[[Any, Any, int], R], data: Any, here: Callable[[int], R], *, weight: int,
+        self, count: int, there: Callable[[Any, Any, int], R], data: Callable[[], Any], here: Callable[[int], R], *,
+        weight: int,
     ) -> Callable[[], list[R]]:
         """Pieces ``0 .. count - 1`` of a work, started now by the helpers
         forked as the reading started, when there are (``detect``) and the work
         is worth them (``weight`` records, :attr:`min_records` a worker):
-        a helper computes piece ``k`` as ``there(its detector, data, k)``,
-        ``data`` sent once, while the caller goes on; calling the result
+        a helper computes piece ``k`` as ``there(its detector, data(), k)``,
+        ``data()`` made and sent once, while the caller goes on; calling the result
         gives every piece's result in order, the caller computing those left
         (``here(k)``). Else the pieces are computed here when asked for."""
         later, self._later = self._later, None
@@ -422,7 +423,7 @@ class LocalEngine:
         # memory the pieces take (docs/benchmark.md, session 25).
         for helper in self._sent:
             helper.take_ready()
-        later.start(count, there, data)
+        later.start(count, there, data())
         return lambda: list(later.results(here))
 
     def apart(self, works: Sequence[tuple[Callable[..., Any], tuple]]) -> list[Callable[[], Any]]:

@@ -77,7 +77,8 @@ Judge = Callable[[Any, Sequence[DocumentFeatures], Sequence[DocumentFeatures], I
 Judged = Callable[[Judge, Sequence[DocumentFeatures], Sequence[DocumentFeatures], Iterable[Any]], Iterable[Any]]
 
 #: pieces_soon(count, there, data, here, weight=) -> a callable that gives
-#: the pieces' results in order, the work started now where it can be (see
+#: the pieces' results in order, the work started now where it can be
+#: (``data()`` made only when the pieces are sent elsewhere; see
 #: :meth:`~partialdup.pipeline.parallel.Engine.pieces_soon`).
 PiecesSoon = Callable[..., Callable[[], list[Any]]]
 
@@ -149,10 +150,10 @@ def edited_copies(
 
 
 def inline_pieces(
-    count: int, there: Callable[[Any, Any, int], T], data: Any, here: Callable[[int], T], *, weight: int,
+    count: int, there: Callable[[Any, Any, int], T], data: Callable[[], Any], here: Callable[[int], T], *, weight: int,
 ) -> Callable[[], list[T]]:
     """``pieces_soon`` that computes every piece here (``here(k)``), when
-    the results are asked for."""
+    the results are asked for (``data`` is never made)."""
     return lambda: [here(k) for k in range(count)]
 
 
