@@ -104,7 +104,7 @@ class WordColumns:
         (:class:`~partialdup.core.word_lines.WordLines`) read from these
         columns from now on, ``docs`` being the documents numbered here:
         their pieces' words and numbers (:class:`PieceWords`) go, a copy of
-        every word of the run (6 MB of numbers and 5 MB of words on the
+        every word of the run (6 MB of numbers and 3-5 MB of packed words on the
         Chinese bench corpus)."""
         if len(docs) + 1 != len(self.doc_starts):
             raise ValueError(f"{len(docs)} documents for columns of {len(self.doc_starts) - 1}")
