@@ -253,10 +253,26 @@ class LocalEngine:
                 early.close()  # sent other documents first: never expected
                 early, head = None, []
         if workers <= 1:
+            if apart and len(pending) == len(docs):
+                return OrderedFeatures(len(docs), self._numbered_here(detector, docs))
             # In pieces (their words made together), yielded one by one.
             pieces = (texts_packed(detector.features_many(batch), batch) for batch in batches(iter(docs), DOCUMENTS_TOGETHER))
             return OrderedFeatures(len(docs), itertools.chain.from_iterable(pieces))
         return OrderedFeatures(len(docs), self._features(detector, docs, pending, workers, apart, early, head))
+
+    def _numbered_here(self, detector: Detector, docs: list[AnyDocument]) -> Iterator[DocumentFeatures]:
+        """``detect``'s features made here (one process), in pieces, each
+        piece's words held as numbers as a helper's pieces are
+        (:func:`~partialdup.pipeline.packing.held_as_numbers`), and the
+        pieces kept for :meth:`numbered_words`: the documents' words are
+        then read from the run's numbering, not held as tuples of strings
+        (docs/benchmark.md, session 64)."""
+        made: list[tuple[list[DocumentFeatures], PieceWords]] = []
+        for batch in batches(iter(docs), DOCUMENTS_TOGETHER):
+            features, words = held_as_numbers(detector.features_many(batch))
+            made.append((features, words))
+            yield from texts_packed(features, batch)
+        self._numbered = ([doc for features, _ in made for doc in features], [words for _, words in made])
 
     def _features(
         self, detector: Detector, docs: list[AnyDocument], pending: list[Document | TokenizedDocument], workers: int,

@@ -503,6 +503,31 @@ def test_detects_features_come_with_their_words_numbered_by_piece_once(detector,
     assert engine.numbered_words(docs) is None and LocalEngine(1).numbered_words(docs) is None
 
 
+def test_one_job_numbers_detects_words_by_piece_too(detector, sources, suspicious):
+    # --jobs 1: the pieces of 64 documents made here are numbered as a
+    # helper's are, and the words then read from the run's numbering.
+    from partialdup.core.word_lines import WordLines
+    from partialdup.index.word_columns import WordColumns
+    from partialdup.pipeline.work_pieces import DOCUMENTS_TOGETHER
+
+    documents = [*sources, *suspicious]
+    assert len(documents) > DOCUMENTS_TOGETHER  # more than one piece
+    engine = LocalEngine(1)
+    docs = list(engine.features(detector, documents, apart=True))
+    plain = list(LocalEngine(1).features(detector, documents))
+    assert docs == plain and all(isinstance(doc.words, WordLines) for doc in docs if doc.words)
+    assert all(not isinstance(doc.words, WordLines) for doc in plain)  # not detect's: as they are made
+    pieces = engine.numbered_words(docs)
+    assert pieces is not None and len(pieces) > 1
+    made = WordColumns.of(docs, pieces)
+    made.hold_words(docs)
+    assert docs == plain and made.words == WordColumns.of(plain).words
+    # Features passed through (one as it came) are not numbered here.
+    list(engine.features(detector, documents, apart=True))
+    again = list(engine.features(detector, [docs[0], *documents[1:]], apart=True))
+    assert again == plain and engine.numbered_words(again) is None
+
+
 def test_detect_given_the_features_made_for_it_gets_their_words_numbered_by_piece(detector, sources, suspicious, monkeypatch):
     # The command line's way: the features made first (for_detect), then
     # detect() on them, which passes them through the engine again.
