@@ -7,10 +7,12 @@ spans' word ratios. As a tuple of strings a sentence, that is a tuple
 calling process on the Chinese bench corpus's 160,000 sentences, held
 through every one of its memory peaks. :class:`WordLines` holds 4 bytes a
 word, numbers into a list of words shared by the documents of a piece of
-the run, and makes a sentence's tuple when it is read: the calling process
-reads about 133,000 sentences' words there (the edited copies' checks, the
-headlines), and its CPU was no higher in runs measured
-(docs/benchmark.md, session 44).
+the run (in ``detect``, once the run's words are numbered, into the run's
+list: :meth:`WordLines.read_from`), and makes a sentence's tuple when it is
+read: the calling process reads about 133,000 sentences' words there (the
+edited copies' checks, the headlines), and its CPU was no higher in runs
+measured (docs/benchmark.md, session 44). The list is held as one string
+(:mod:`partialdup.core.packed_words`, session 64).
 """
 
 from __future__ import annotations
