@@ -272,6 +272,10 @@ class LocalEngine:
             features, words = held_as_numbers(detector.features_many(batch))
             made.append((features, words))
             yield from texts_packed(features, batch)
+        self._keep_numbered(made)
+
+    def _keep_numbered(self, made: Sequence[tuple[list[DocumentFeatures], PieceWords]]) -> None:
+        # detect's pieces, in order, their words numbered: for numbered_words().
         self._numbered = ([doc for features, _ in made for doc in features], [words for _, words in made])
 
     def _features(
@@ -332,8 +336,7 @@ class LocalEngine:
             pieces = shared_pieces(context, workers - 1, len(chunks), here, there, arrived, meanwhile=load_sparse)
         yield from merged_features(docs, itertools.chain.from_iterable(pieces))
         if apart:
-            ordered = [made[k] for k in range(len(chunks))]
-            self._numbered = ([doc for features, _ in ordered for doc in features], [words for _, words in ordered])
+            self._keep_numbered([made[k] for k in range(len(chunks))])
 
     def numbered_words(self, docs: Sequence[DocumentFeatures]) -> Sequence[PieceWords] | None:
         """The words of ``docs`` numbered piece by piece where their features

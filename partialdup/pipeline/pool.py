@@ -113,6 +113,7 @@ def features_chunk(documents: Sequence[Document | TokenizedDocument], detector: 
 #: A document as sent to a helper (:func:`sent_documents`).
 SentDocument = Union[Document, TokenizedDocument, tuple[str, bytes]]
 
+
 def sent_documents(documents: Sequence[Document | TokenizedDocument]) -> list[SentDocument]:
     """``documents`` to be pickled for a helper: a plain document as its
     ``(id, text in UTF-8)``, without its JSONL fields, which the features
