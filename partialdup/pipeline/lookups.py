@@ -17,9 +17,8 @@ from typing import Callable, Iterator, Sequence, TypeVar, overload
 
 import numpy as np
 
-from partialdup.core.arrays import dense_numbers, fits_int32, sorted_isin
+from partialdup.core.arrays import dense_numbers, sorted_isin
 from partialdup.core.deferred import Deferred
-from partialdup.core.joined_texts import JoinedTexts
 from partialdup.core.heap import release_free_memory
 from partialdup.core.types import Bag, DocumentFeatures
 from partialdup.index.inverted import entry_columns, entry_keys
@@ -37,6 +36,7 @@ from partialdup.pipeline.base import joined_bags, joined_keys
 from partialdup.pipeline.edits import word_set_candidates
 from partialdup.pipeline.headlines import HeadlineCandidate, HeadlineStage, Records
 from partialdup.pipeline.lookup_results import Lookups, counts_only, search_stats
+from partialdup.pipeline.pair_codes import narrow_keys, not_among, pair_codes, unordered_codes
 from partialdup.pipeline.sentence_texts import SentenceTexts
 from partialdup.pipeline.sidework import Apart, Beside, NearPieces, PiecesSoon, Record, inline_beside, near_copy_rows
 
@@ -48,8 +48,6 @@ T = TypeVar("T")
 #: :data:`~partialdup.pipeline.parallel._RECORDS_PER_CHUNK`).
 NEAR_PIECE = 16_384
 
-#: Pairs whose codes :func:`_not_among` makes at once.
-_CODES_AT_ONCE = 1 << 16
 
 
 class LookupStage(HeadlineStage):
@@ -164,7 +162,7 @@ class LookupStage(HeadlineStage):
         near: Records = []
         near_verdicts = None
         if self._near is not None:
-            near_matches = _narrow_keys(index.sentences.search_all(self._near_rule, crowded=crowded_keys))
+            near_matches = narrow_keys(index.sentences.search_all(self._near_rule, crowded=crowded_keys))
             near = KeyedMatches(near_matches.query, near_matches.key, near_matches.score, keys)
             searches.append(counts_only(near_matches))
             if pieces_soon is not None and all(type(doc) is DocumentFeatures for doc in docs):
@@ -234,9 +232,9 @@ class LookupStage(HeadlineStage):
         assert self._edited is not None
         starts = words.doc_starts
         width = max(int(starts[-1]), 1)
-        whole_codes = _unordered_codes(starts[whole.first_doc] + whole.first_sentence, starts[whole.second_doc] + whole.second_sentence,
+        whole_codes = unordered_codes(starts[whole.first_doc] + whole.first_sentence, starts[whole.second_doc] + whole.second_sentence,
                                        width, ordered=True)
-        rows = np.flatnonzero(~sorted_isin(_unordered_codes(first, second, width), whole_codes, among_sorted=True))
+        rows = np.flatnonzero(~sorted_isin(unordered_codes(first, second, width), whole_codes, among_sorted=True))
         del whole_codes
         verdicts = edited_verdicts(self._edited, words, first[rows], second[rows])
         return replace(verdicts, accepted=rows[verdicts.accepted])
@@ -265,7 +263,7 @@ class LookupStage(HeadlineStage):
         # 790,000 near misses, through the loose search's peak). The arrays
         # made on the way are made in place where they can be, and go once
         # used: several of them at once were the look-ups' peak.
-        kept = _not_among(query, key, _pair_codes(whole.query, whole.key, width, ordered=True), width)
+        kept = not_among(query, key, pair_codes(whole.query, whole.key, width, ordered=True), width)
         distinct, (first, second) = dense_numbers((query[kept], key[kept]), width)
         texts = SentenceTexts(docs, keys, distinct)
         tokens = np.array([docs[d].tokens[i] for d, i in map(keys.__getitem__, distinct.tolist())], np.int64)
@@ -276,9 +274,7 @@ class LookupStage(HeadlineStage):
         # are pickled.
         release_free_memory()
         here = NearPieces(NearSentences(texts, tokens), first, second, NEAR_PIECE)
-        sent = partial(_joined_pieces, here)
-        rows = pieces_soon(len(here), near_copy_rows, sent, partial(near_copy_rows, self, here), weight=len(kept))
-        del sent
+        rows = pieces_soon(len(here), near_copy_rows, here.joined, partial(near_copy_rows, self, here), weight=len(kept))
 
         def verdicts() -> PairRows:
             accepted = kept[np.concatenate([np.empty(0, np.int64), *rows()])]
@@ -430,46 +426,6 @@ def _key_columns(records: Records, side: int) -> tuple[np.ndarray, np.ndarray]:
     return records.key_columns(side)
 
 
-def _unordered_codes(first: np.ndarray, second: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
-    # Each pair as one int64 whichever its order (_pair_codes of the smaller, the larger).
-    return _pair_codes(np.minimum(first, second), np.maximum(first, second), width, ordered=ordered)
-
-
-def _pair_codes(query: np.ndarray, key: np.ndarray, width: int, *, ordered: bool = False) -> np.ndarray:
-    # Each (query, key) pair as one int64 (query x width + key), made in
-    # place (int32 keys too); ``ordered``: sorted.
-    codes = query.astype(np.int64)
-    codes *= width
-    codes += key
-    if ordered:
-        codes.sort()
-    return codes
-
-
-def _not_among(query: np.ndarray, key: np.ndarray, among: np.ndarray, width: int, at_once: int = _CODES_AT_ONCE) -> np.ndarray:
-    """The places (int32) of the (query, key) pairs whose :func:`_pair_codes`
-    are not in ``among`` (sorted), a slice of the pairs at a time: their
-    codes and places, 16 bytes a pair, are never made at once (the English
-    bench corpus's 790,000 near misses: 12 MB at the calling process's
-    peak, the near search's end)."""
-    parts = [np.empty(0, np.int32)]
-    for low in range(0, len(query), at_once):
-        codes = _pair_codes(query[low : low + at_once], key[low : low + at_once], width)
-        parts.append((np.flatnonzero(~sorted_isin(codes, among, among_sorted=True)) + low).astype(np.int32))
-    return np.concatenate(parts)
-
-
-def _narrow_keys(found: PairMatches) -> PairMatches:
-    """``found`` with its query and key as int32 where they fit: ``detect``'s
-    near misses, held as the tail's records and by their verdicts to the
-    tail (a million on the English bench corpus: 8 MB less through the
-    loose search, the calling process's peak with ``--jobs 1``). What reads
-    them makes int64 codes (:func:`_pair_codes`, :class:`KeyedMatches`)."""
-    if not (fits_int32(found.query) and fits_int32(found.key)):
-        return found
-    return replace(found, query=found.query.astype(np.int32), key=found.key.astype(np.int32))
-
-
 def _keyed(
     found: PairMatches, query_key: Callable[[int], SentenceKey], key_of: Callable[[int], SentenceKey]
 ) -> Iterator[tuple[SentenceKey, SentenceKey, float]]:
@@ -499,9 +455,3 @@ def _not_found_in(pairs: Records, found: PairMatches, keys: Sequence[SentenceKey
     if isinstance(pairs, KeyedMatches):
         return pairs.where(~again)
     return [pair for pair, hit in zip(pairs, again.tolist()) if not hit]
-
-
-def _joined_pieces(pieces: NearPieces) -> NearPieces:
-    # The near misses' pieces as sent to a helper: their texts made and
-    # joined (the helper reads no document), a memo of its own.
-    return replace(pieces, sentences=NearSentences(JoinedTexts.of(pieces.sentences.texts), pieces.sentences.tokens), memo={})

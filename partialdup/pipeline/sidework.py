@@ -32,12 +32,13 @@ chunks of one pass (a worker's own).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 
+from partialdup.core.joined_texts import JoinedTexts
 from partialdup.core.types import DocumentFeatures
 from partialdup.match.pairs import SentenceKey
 from partialdup.match.verify import NearSentences
@@ -128,6 +129,13 @@ class NearPieces:
     def __len__(self) -> int:
         """How many pieces."""
         return -(-len(self.first) // self.size)
+
+    def joined(self) -> NearPieces:
+        """The pieces as sent to a helper: their sentences' texts made and
+        joined (:class:`~partialdup.core.joined_texts.JoinedTexts`: the
+        helper reads no document), a memo of its own."""
+        sentences = NearSentences(JoinedTexts.of(self.sentences.texts), self.sentences.tokens)
+        return replace(self, sentences=sentences, memo={})
 
 
 def near_copy_rows(detector: Any, pieces: NearPieces, number: int) -> np.ndarray:

@@ -1,10 +1,10 @@
-"""The look-ups' pair codes and narrowed keys (pipeline/lookups.py)."""
+"""The look-ups' pair codes and narrowed keys (pipeline/pair_codes.py)."""
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from partialdup.index.sparse import PairMatches
-from partialdup.pipeline.lookups import _narrow_keys, _not_among, _pair_codes
+from partialdup.pipeline.pair_codes import narrow_keys, not_among, pair_codes
 
 
 def _matches(query, key):
@@ -17,18 +17,18 @@ def test_int32_keys_make_the_int64_codes_of_their_wide_selves():
     # arithmetic would wrap.
     width = 170_000
     wide = _matches([169_999, 120_000, 5], [3, 169_998, 0])
-    narrow = _narrow_keys(wide)
+    narrow = narrow_keys(wide)
     assert narrow.query.dtype == np.int32 and narrow.key.dtype == np.int32
-    assert _pair_codes(narrow.query, narrow.key, width).tolist() == [q * width + k for q, k in zip(wide.query.tolist(), wide.key.tolist())]
-    assert _pair_codes(narrow.query, narrow.key, width, ordered=True).tolist() == sorted(_pair_codes(wide.query, wide.key, width).tolist())
+    assert pair_codes(narrow.query, narrow.key, width).tolist() == [q * width + k for q, k in zip(wide.query.tolist(), wide.key.tolist())]
+    assert pair_codes(narrow.query, narrow.key, width, ordered=True).tolist() == sorted(pair_codes(wide.query, wide.key, width).tolist())
     assert narrow.score is wide.score and narrow.shared is wide.shared
 
 
 def test_keys_past_int32_stay_wide():
     wide = _matches([2**31, 1], [0, 0])
-    assert _narrow_keys(wide) is wide
+    assert narrow_keys(wide) is wide
     empty = _matches([], [])
-    assert len(_narrow_keys(empty).query) == 0
+    assert len(narrow_keys(empty).query) == 0
 
 
 @settings(max_examples=150, deadline=None)
@@ -41,5 +41,5 @@ def test_not_among_is_a_plain_isin_whatever_the_slices(pairs, among, at_once):
     query, key = (np.array([pair[k] for pair in pairs], np.int32).reshape(-1) for k in range(2))
     codes = np.sort(np.array([q * width + k for q, k in among], np.int64))
     expected = np.flatnonzero(~np.isin(query.astype(np.int64) * width + key, codes))
-    found = _not_among(query, key, codes, width, at_once)
+    found = not_among(query, key, codes, width, at_once)
     assert found.dtype == np.int32 and found.tolist() == expected.tolist()
