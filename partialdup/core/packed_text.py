@@ -5,9 +5,14 @@ run (the near misses' letters, the spans' edges and scores read it), yet
 reads only a few sentences of most documents, after the look-ups. As Python
 strings the English bench corpus's texts take 18.4 MB (a text with one
 character past Latin-1 takes two bytes a character, one past the Basic
-Multilingual Plane four), the Chinese one's 12.2 MB; compressed (zlib, level
-1, of their UTF-8) 5.2 and 5.3 MB, in about 0.25 s of CPU for either
-corpus, and read back in 0.1 s (docs/benchmark.md, session 63).
+Multilingual Plane four), the Chinese one's 12.2 MB. Their UTF-8 compressed
+with Zstandard (its default level, 3), the texts of 200 characters or more
+take 4.7 MB (en) and 4.3 MB (zh), about what zlib's fastest level gave (4.8
+and 4.2 MB), compressed in a third of zlib's time (0.05-0.08 s for either
+corpus, not 0.16 s). The tail inflates documents again and again
+(``detect --jobs 1`` of the Chinese bench corpus: 15,683 inflations, seven
+times its compressed bytes): 0.17 s of CPU, where zlib took 0.39 s (en:
+0.24 s, not 0.55 s; docs/benchmark.md, session 65).
 
 A :class:`PackedText` stands in for the string inside the documents
 (:func:`partialdup.core.types.hold_text_packed`); their ``text`` attribute
@@ -18,27 +23,29 @@ the near misses a document's sentences one after another.
 
 from __future__ import annotations
 
-import zlib
 from functools import lru_cache
 from typing import Any
 
 from partialdup.core.chars import SURROGATES
+from partialdup.core.zstd_contexts import ZstdContexts
 
-__all__ = ["PackedText", "PACK_FROM", "INFLATED_KEPT", "packed"]
+__all__ = ["PackedText", "PACK_FROM", "INFLATED_KEPT", "load_packing", "packed"]
 
-#: Texts shorter than this (characters) are held as they are: zlib's header
+#: Texts shorter than this (characters) are held as they are: a frame's header
 #: and a short text's poor ratio save little, and their inflating costs.
 PACK_FROM = 200
 
 #: Inflated texts kept, the last read (a bound on memory: a few documents').
 INFLATED_KEPT = 16
 
-#: zlib's level: the fastest, which compresses prose about 3.5 to 1 (level 6
-#: saves 6 % more bytes for 1.3 to 2 times the time).
-_LEVEL = 1
+#: Zstandard's level (its default).
+_LEVEL = 3
+
+#: This process's contexts, per thread.
+_contexts = ZstdContexts(_LEVEL)
 
 class PackedText:
-    """A text as zlib-compressed UTF-8; ``str()`` gives it back.
+    """A text as Zstandard-compressed UTF-8; ``str()`` gives it back.
 
     Args:
         data: The compressed bytes.
@@ -53,7 +60,7 @@ class PackedText:
     @classmethod
     def of(cls, text: str) -> PackedText:
         """``text`` compressed."""
-        return cls(zlib.compress(text.encode("utf-8", SURROGATES), _LEVEL), len(text))
+        return cls(_contexts.compress(text.encode("utf-8", SURROGATES)), len(text))
 
     def __str__(self) -> str:
         return _inflated(self.data)
@@ -82,8 +89,14 @@ def packed(text: str) -> str | PackedText:
     return PackedText.of(text) if len(text) >= PACK_FROM else text
 
 
+def load_packing() -> None:
+    """Load now what packing and inflating texts need, for a process about
+    to fork helpers that will (see :meth:`ZstdContexts.load`)."""
+    _contexts.load()
+
+
 @lru_cache(maxsize=INFLATED_KEPT)
 def _inflated(data: bytes) -> str:
     # Keyed by the bytes (their hash is computed once and kept by the bytes
     # object); the same text packed twice inflates to the same string.
-    return zlib.decompress(data).decode("utf-8", SURROGATES)
+    return _contexts.decompress(data).decode("utf-8", SURROGATES)

@@ -51,6 +51,7 @@ import os
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
+from partialdup.core.packed_text import load_packing
 from partialdup.core.types import Document, DocumentFeatures, TokenizedDocument
 from partialdup.index.partitioned import CandidateProduct
 from partialdup.index.word_columns import PieceWords
@@ -179,6 +180,7 @@ class LocalEngine:
         share them (zh 8x: 114-115 MB a feature helper, not 141-142; session 57)."""
         context = process_context()
         if self.workers > 1 and self._early is None and context.get_start_method() == "fork":
+            load_packing()  # the helpers pack and inflate texts: they share zstandard
             if apart:
                 self._fork_apart(detector)
                 detector.tokenizer.load()

@@ -35,16 +35,14 @@ from __future__ import annotations
 import dataclasses
 import marshal
 import struct
-import threading
 from itertools import accumulate, islice
 from dataclasses import dataclass
 from typing import Any, Sequence, overload
 
 import numpy as np
-import zstandard
-
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
+from partialdup.core.zstd_contexts import ZstdContexts
 from partialdup.store.blooms import EVERY_WORD, sentence_blooms
 
 __all__ = [
@@ -71,27 +69,19 @@ _U64, _I64, _I32, _U32, _U8 = np.dtype("<u8"), np.dtype("<i8"), np.dtype("<i4"),
 LEVEL = 15
 
 
-class _Contexts(threading.local):
-    """Zstandard contexts, made on first use in each thread and reused (a
-    context is a work buffer, not data: making one per part would cost more
-    than decompressing a small part; contexts may not be shared by threads)."""
-
-    def __init__(self) -> None:
-        self.compressor = zstandard.ZstdCompressor(level=LEVEL, write_content_size=True)
-        self.decompressor = zstandard.ZstdDecompressor()
-
-
-_contexts = _Contexts()
+#: This process's contexts, per thread (a context is a work buffer, not data:
+#: making one per part would cost more than decompressing a small part).
+_contexts = ZstdContexts(LEVEL)
 
 
 def compress(data: bytes) -> bytes:
     """One stored part, compressed (its size is written in the frame)."""
-    return _contexts.compressor.compress(data)
+    return _contexts.compress(data)
 
 
 def decompress(data: bytes | memoryview) -> bytes:
     """The inverse of :func:`compress`."""
-    return _contexts.decompressor.decompress(data)
+    return _contexts.decompress(data)
 
 
 def decompress_many(parts: Sequence[bytes | memoryview]) -> Sequence[bytes | memoryview]:

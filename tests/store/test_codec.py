@@ -102,7 +102,7 @@ def test_decompress_many_gives_each_part_as_decompress(monkeypatch) -> None:
     assert codec.decompress_many([]) == []
     # A zstandard without the call (its CFFI backend): part by part, the same.
     plain = codec._contexts.decompressor
-    monkeypatch.setattr(codec._contexts, "decompressor", type("Plain", (), {"decompress": staticmethod(plain.decompress)})())
+    monkeypatch.setattr(codec._contexts, "_decompressor", type("Plain", (), {"decompress": staticmethod(plain.decompress)})())
     assert [bytes(out) for out in codec.decompress_many(parts)] == one_by_one
 
 
