@@ -24,7 +24,7 @@ from typing import Collection, Iterable, Iterator, Sequence, Union, cast
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.collector import collector_paused
 from partialdup.core.heap import release_free_memory
-from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument, sentence_offsets
+from partialdup.core.types import Bag, Document, DocumentFeatures, Sentence, TokenizedDocument, held_text, sentence_offsets
 from partialdup.index.dispatch import sentence_index_of
 from partialdup.index.sparse import ReferenceIndex, SparseIndex
 from partialdup.match.origin import single_origin
@@ -79,8 +79,29 @@ BAG_MEMO = 12_500
 #: up whole already).
 QUOTE_MAX_SHARE = 0.85
 
+#: Characters of the documents :meth:`Detector.features_many` tokenizes
+#: together: their Han runs segmented in one call (per-call costs), their
+#: working memory bounded. A process keeps the pages of its largest such part
+#: to its end: 69 MB after one part of a million characters of the Chinese
+#: bench corpus, 11 MB after one of 150,000 (a helper's first piece of
+#: features is a million characters: docs/benchmark.md, session 65).
+TOKENIZED_TOGETHER = 200_000
+
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
+
+
+def _parts_of(documents: Sequence[AnyDocument], chars: int) -> Iterator[Sequence[AnyDocument]]:
+    """``documents`` in order, in runs of about ``chars`` characters of text
+    (each run closed once it reaches them; a longer document is a run of its own)."""
+    start, held = 0, 0
+    for end, document in enumerate(documents, 1):
+        held += len(held_text(document) or "")  # a packed text's length, not inflated
+        if held >= chars:
+            yield documents[start:end]
+            start, held = end, 0
+    if start < len(documents):
+        yield documents[start:]
 
 
 class Detector(LookupStage, SpanStage):
@@ -219,9 +240,12 @@ class Detector(LookupStage, SpanStage):
     def features_many(self, documents: Sequence[Document | TokenizedDocument | DocumentFeatures]) -> list[DocumentFeatures]:
         """:meth:`features` of each document, in order, the plain documents
         tokenized together (:meth:`tokenize_many`): a worker's piece of work."""
-        plain = [document for document in documents if isinstance(document, Document)]
-        tokenized = iter(self.tokenize_many(plain))
-        return [self.features(next(tokenized) if isinstance(document, Document) else document) for document in documents]
+        made: list[DocumentFeatures] = []
+        for part in _parts_of(documents, TOKENIZED_TOGETHER):
+            plain = [document for document in part if isinstance(document, Document)]
+            tokenized = iter(self.tokenize_many(plain))
+            made += [self.features(next(tokenized) if isinstance(document, Document) else document) for document in part]
+        return made
 
     def features_of(
         self, documents: Iterable[AnyDocument], *, engine: Engine | None = None, for_detect: bool = False,

@@ -2,6 +2,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from partialdup.core.config import Config
+from partialdup.pipeline import detector as detector_module
 from partialdup.pipeline.factory import make_detector
 from partialdup.match.refine import MAX_GROWTH_SENTENCES
 from partialdup.core.types import Document
@@ -508,6 +509,29 @@ def test_documents_made_together_have_the_features_each_has_alone(detector, sour
     detector.tokenizer.clear_cache()
     assert detector.features_many(mixed) == alone and detector.features_many([]) == []
     assert detector.tokenize_many(documents[:3]) == [detector.tokenize(document) for document in documents[:3]]
+
+
+def test_documents_made_in_parts_have_the_features_made_in_one(detector, sources, suspicious, monkeypatch):
+    # features_many tokenizes at most TOKENIZED_TOGETHER characters at a time
+    # (a bound on its working memory): parts of any size give the same features.
+    documents = [*sources[:5], *suspicious[:5]]
+    detector.tokenizer.clear_cache()
+    whole = detector.features_many(documents)
+    for chars in (1, 500, 5000):
+        monkeypatch.setattr(detector_module, "TOKENIZED_TOGETHER", chars)
+        detector.tokenizer.clear_cache()
+        assert detector.features_many(documents) == whole
+
+
+@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 120))
+def test_parts_of_documents_hold_them_all_in_order_each_closed_at_its_share(sizes, chars):
+    documents = [Document(str(k), "x" * size) for k, size in enumerate(sizes)]
+    parts = list(detector_module._parts_of(documents, chars))
+    assert [doc for part in parts for doc in part] == documents
+    assert all(part for part in parts)
+    for part in parts[:-1]:  # closed as soon as it reaches the share, not before
+        held = [len(doc.text) for doc in part]
+        assert sum(held) >= chars and sum(held[:-1]) < chars
 
 
 def test_matchable_sentences_from_the_arrays_are_those_told_one_by_one(detector, sources, suspicious):
