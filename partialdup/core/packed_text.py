@@ -44,6 +44,7 @@ _LEVEL = 3
 #: This process's contexts, per thread.
 _contexts = ZstdContexts(_LEVEL)
 
+
 class PackedText:
     """A text as Zstandard-compressed UTF-8; ``str()`` gives it back.
 

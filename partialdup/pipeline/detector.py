@@ -92,8 +92,8 @@ AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
 
 
 def _parts_of(documents: Sequence[AnyDocument], chars: int) -> Iterator[Sequence[AnyDocument]]:
-    """``documents`` in order, in runs of about ``chars`` characters of text
-    (each run closed once it reaches them; a longer document is a run of its own)."""
+    """``documents`` in order, in runs of about ``chars`` characters of text:
+    a run ends with the document that brings it to ``chars`` or more."""
     start, held = 0, 0
     for end, document in enumerate(documents, 1):
         held += len(held_text(document) or "")  # a packed text's length, not inflated
@@ -239,7 +239,8 @@ class Detector(LookupStage, SpanStage):
 
     def features_many(self, documents: Sequence[Document | TokenizedDocument | DocumentFeatures]) -> list[DocumentFeatures]:
         """:meth:`features` of each document, in order, the plain documents
-        tokenized together (:meth:`tokenize_many`): a worker's piece of work."""
+        tokenized together (:meth:`tokenize_many`), :data:`TOKENIZED_TOGETHER`
+        characters at a time: a worker's piece of work."""
         made: list[DocumentFeatures] = []
         for part in _parts_of(documents, TOKENIZED_TOGETHER):
             plain = [document for document in part if isinstance(document, Document)]

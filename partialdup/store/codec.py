@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence, overload
 
 import numpy as np
+
 from partialdup.core.bags import FlatBags, PlacedBags
 from partialdup.core.types import Bag, DocumentFeatures, Sentence
 from partialdup.core.zstd_contexts import ZstdContexts
