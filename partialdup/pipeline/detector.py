@@ -34,6 +34,7 @@ from partialdup.pipeline.lookup_results import Lookups
 from partialdup.pipeline.lookups import LookupStage
 from partialdup.pipeline.parallel import Engine, LocalEngine
 from partialdup.pipeline.tail import SpanStage
+from partialdup.pipeline.work_pieces import runs_reaching
 from partialdup.text.sentences import rejoinable
 
 __all__ = ["Detector", "Detection", "AnyDocument"]
@@ -89,19 +90,6 @@ TOKENIZED_TOGETHER = 200_000
 
 #: A document at any stage the detector can take it from.
 AnyDocument = Union[Document, TokenizedDocument, DocumentFeatures]
-
-
-def _parts_of(documents: Sequence[AnyDocument], chars: int) -> Iterator[Sequence[AnyDocument]]:
-    """``documents`` in order, in runs of about ``chars`` characters of text:
-    a run ends with the document that brings it to ``chars`` or more."""
-    start, held = 0, 0
-    for end, document in enumerate(documents, 1):
-        held += len(held_text(document) or "")  # a packed text's length, not inflated
-        if held >= chars:
-            yield documents[start:end]
-            start, held = end, 0
-    if start < len(documents):
-        yield documents[start:]
 
 
 class Detector(LookupStage, SpanStage):
@@ -242,7 +230,9 @@ class Detector(LookupStage, SpanStage):
         tokenized together (:meth:`tokenize_many`), :data:`TOKENIZED_TOGETHER`
         characters at a time: a worker's piece of work."""
         made: list[DocumentFeatures] = []
-        for part in _parts_of(documents, TOKENIZED_TOGETHER):
+        # Cut by the texts' lengths (a packed text's, not inflated).
+        lengths = [len(held_text(document) or "") for document in documents]
+        for part in runs_reaching(documents, lengths, TOKENIZED_TOGETHER):
             plain = [document for document in part if isinstance(document, Document)]
             tokenized = iter(self.tokenize_many(plain))
             made += [self.features(next(tokenized) if isinstance(document, Document) else document) for document in part]

@@ -16,8 +16,8 @@ from partialdup.core.packed_text import PackedText
 from partialdup.core.types import DocumentFeatures, held_text, hold_text_packed
 from partialdup.pipeline.engine_protocol import AnyDocument
 
-__all__ = ["CHUNKS_PER_WORKER", "DOCUMENTS_TOGETHER", "batches", "merged_features", "plain_documents", "texts_packed",
-           "weighted_runs"]
+__all__ = ["CHUNKS_PER_WORKER", "DOCUMENTS_TOGETHER", "batches", "merged_features", "plain_documents", "runs_reaching",
+           "texts_packed", "weighted_runs"]
 
 #: Pieces of work per worker, of about equal weight (characters, sentence
 #: pairs): small enough to even out the last pieces, large enough that
@@ -43,7 +43,12 @@ def weighted_runs(items: Sequence[Any], weights: Sequence[int], workers: int) ->
     """``items`` cut, in order, into about ``workers`` x
     :data:`CHUNKS_PER_WORKER` runs of about equal total weight (each run
     closed once it reaches its share; none empty)."""
-    share = max(1, -(-sum(weights) // (workers * CHUNKS_PER_WORKER)))
+    return runs_reaching(items, weights, max(1, -(-sum(weights) // (workers * CHUNKS_PER_WORKER))))
+
+
+def runs_reaching(items: Sequence[Any], weights: Sequence[int], share: int) -> list[Sequence[Any]]:
+    """``items`` cut, in order, into runs of about ``share`` total weight:
+    a run ends with the item that brings it to ``share`` or more (none empty)."""
     runs, low, held = [], 0, 0
     for high, weight in enumerate(weights, 1):
         held += weight

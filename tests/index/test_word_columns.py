@@ -113,12 +113,17 @@ def _same(first: WordColumns, second: WordColumns) -> bool:
         for name in ("doc_starts", "known", "tokens", "lengths", "starts", "columns"))
 
 
+def _pieces(docs, cuts):
+    # The documents cut where ``cuts`` say (in any order), each piece's words numbered.
+    bounds = [0, *sorted(min(cut, len(docs)) for cut in cuts), len(docs)]
+    return bounds, [PieceWords.of(docs[low:high]) for low, high in zip(bounds, bounds[1:])]
+
+
 @settings(max_examples=200, deadline=None)
 @given(documents, st.lists(st.integers(0, 6), max_size=4))
 def test_words_numbered_piece_by_piece_are_numbered_as_in_one_pass(spec, cuts):
     docs = [_doc(sentences, known) for sentences, known in spec]
-    bounds = [0, *sorted(min(cut, len(docs)) for cut in cuts), len(docs)]
-    pieces = [PieceWords.of(docs[low:high]) for low, high in zip(bounds, bounds[1:])]
+    _, pieces = _pieces(docs, cuts)
     assert _same(WordColumns.of(docs, pieces), WordColumns.of(docs))
 
 
@@ -168,8 +173,7 @@ def test_documents_words_held_by_the_columns_read_the_same_words(spec, cuts):
     from partialdup.core.word_lines import WordLines
 
     docs = [_doc(sentences, known) for sentences, known in spec]
-    bounds = [0, *sorted(min(cut, len(docs)) for cut in cuts), len(docs)]
-    pieces = [PieceWords.of(docs[low:high]) for low, high in zip(bounds, bounds[1:])]
+    bounds, pieces = _pieces(docs, cuts)
     for piece, low, high in zip(pieces, bounds, bounds[1:]):  # held as numbers into their piece (pipeline/packing.py)
         at = 0
         for doc in docs[low:high]:

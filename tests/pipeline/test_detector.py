@@ -523,17 +523,6 @@ def test_documents_made_in_parts_have_the_features_made_in_one(detector, sources
         assert detector.features_many(documents) == whole
 
 
-@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 120))
-def test_parts_of_documents_hold_them_all_in_order_each_closed_at_its_share(sizes, chars):
-    documents = [Document(str(k), "x" * size) for k, size in enumerate(sizes)]
-    parts = list(detector_module._parts_of(documents, chars))
-    assert [doc for part in parts for doc in part] == documents
-    assert all(part for part in parts)
-    for part in parts[:-1]:  # closed as soon as it reaches the share, not before
-        held = [len(doc.text) for doc in part]
-        assert sum(held) >= chars and sum(held[:-1]) < chars
-
-
 def test_matchable_sentences_from_the_arrays_are_those_told_one_by_one(detector, sources, suspicious):
     # The plain reference: matchable() asked of each sentence, its bag read as a dict.
     docs = [detector.features(document) for document in [*sources, *suspicious]]
