@@ -45,7 +45,7 @@ from typing import Any, Callable, Sequence
 
 from partialdup.core.errors import ConfigError
 from partialdup.text.diskcache import cache_path, read_cached, user_cache_dir, write_cached
-from partialdup.text.word_layout import JOIN, assembled, layouts, located, split_joined, word_starts
+from partialdup.text.word_layout import JOIN, assembled_runs, layouts, located, split_joined, uneven_layouts, word_starts
 
 __all__ = ["Segmenter", "JiebaSegmenter", "RjiebaSegmenter", "SEGMENTERS", "MODES", "make_segmenter", "jieba_cache_dir"]
 
@@ -114,9 +114,9 @@ class Segmenter:
     def segment(self, runs: Sequence[str]) -> list[tuple[str, ...]]:
         """The words of each run (Han characters only, no white space), with
         one backend call for all of them."""
-        blocks, laid = layouts(runs)
+        blocks, uneven = uneven_layouts(runs)
         words = self._cut_blocks(blocks)
-        return words if laid is None else [assembled(layout, words) for layout in laid]
+        return assembled_runs(len(runs), uneven, words) if uneven else words
 
     def segment_located(self, runs: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The words of each run in this segmenter's mode, and where each

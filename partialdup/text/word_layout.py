@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import regex
 
-__all__ = ["JOIN", "assembled", "layouts", "layouts_py", "located", "split_joined", "word_starts"]
+__all__ = [
+    "JOIN", "assembled", "assembled_runs", "layouts", "layouts_py", "located", "split_joined", "uneven_layouts", "word_starts",
+]
 
 #: The characters jieba (0.42) segments with its dictionary and HMM; any
 #: other character of a Han run is a word of its own there.
@@ -42,34 +44,78 @@ def layouts(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]] | Non
     """The blocks the backend cuts, and each run's layout: block numbers and
     lone characters (words of their own, as jieba gives them); None when
     every run is one block (the usual case, told by one look at all the
-    characters), block ``k`` being run ``k``.
+    characters), block ``k`` being run ``k``. :func:`layouts_py` is the
+    reference; :func:`uneven_layouts` gives only the runs that are not one
+    block."""
+    blocks, uneven = uneven_layouts(runs)
+    if runs and not uneven:
+        return blocks, None
+    laid: list[list[int | str]] = []
+    for first, even, layout in _walked(len(runs), uneven):
+        laid.extend([first + k] for k in range(even))
+        if layout is not None:
+            laid.append(layout)
+    return blocks, laid
+
+
+def uneven_layouts(runs: Sequence[str]) -> tuple[list[str], list[tuple[int, list[int | str]]]]:
+    """The blocks the backend cuts, and the layout of each run that is not
+    one block (run number, layout), in order: every other run is a block
+    of its own, in order between them (:func:`assembled_runs` puts the
+    runs' words back together).
 
     The runs holding a character outside the blocks' (90 of the 164,772
     runs of the Chinese bench corpus) are found by one search of all the
     characters, the others laid out as one block each without a look at
     their characters: 0.70 s to 0.07 s there, where each run was read for
-    its least and greatest character. :func:`layouts_py` is the reference.
+    its least and greatest character. Only those 90 get a layout of their
+    own: a list and a call for every run were a tenth of the tokenization.
     """
     joined = "".join(runs)
     outside = [match.start() for match in _OUTSIDE_JIEBA_HAN_ALL(joined)]
-    if joined and not outside and all(runs):
-        return list(runs), None
+    if not outside and all(runs):
+        return list(runs), []
     lengths = list(map(len, runs))
     ends = list(accumulate(lengths))
-    uneven = {bisect_right(ends, position) for position in outside}
+    numbers = {bisect_right(ends, position) for position in outside}
     if 0 in lengths:  # an empty run is laid out as nothing
-        uneven.update(number for number, length in enumerate(lengths) if not length)
+        numbers.update(number for number, length in enumerate(lengths) if not length)
     blocks: list[str] = []
-    laid: list[list[int | str]] = []
+    uneven: list[tuple[int, list[int | str]]] = []
     first = 0  # the first run not laid out yet
-    for number in [*sorted(uneven), len(runs)]:
-        # The runs up to this one are a block each, in one go.
-        laid.extend([block] for block in range(len(blocks), len(blocks) + number - first))
-        blocks.extend(runs[first:number])
-        if number < len(runs):
-            laid.append(_layout(runs[number], blocks))
+    for number in sorted(numbers):
+        blocks.extend(runs[first:number])  # a block each, in one go
+        uneven.append((number, _layout(runs[number], blocks)))
         first = number + 1
-    return blocks, laid
+    blocks.extend(runs[first:])
+    return blocks, uneven
+
+
+def assembled_runs(
+    count: int, uneven: Sequence[tuple[int, list[int | str]]], words: Sequence[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    """The words of each of ``count`` runs laid out by
+    :func:`uneven_layouts`, from the words of its blocks: the even runs'
+    taken by slices, each uneven one :func:`assembled`."""
+    out: list[tuple[str, ...]] = []
+    for first, even, layout in _walked(count, uneven):
+        out.extend(words[first : first + even])
+        if layout is not None:
+            out.append(assembled(layout, words))
+    return out
+
+
+def _walked(
+    count: int, uneven: Sequence[tuple[int, list[int | str]]]
+) -> Iterator[tuple[int, int, list[int | str] | None]]:
+    """Runs of :func:`uneven_layouts` in order, in steps: the first block
+    and the number of the even runs (a block each) before an uneven run,
+    and its layout (None after the last run)."""
+    block = done = 0
+    for number, layout in [*uneven, (count, None)]:
+        yield block, number - done, layout
+        block += number - done + (sum(isinstance(item, int) for item in layout) if layout is not None else 0)
+        done = number + 1
 
 
 def layouts_py(runs: Sequence[str]) -> tuple[list[str], list[list[int | str]] | None]:

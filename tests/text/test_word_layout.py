@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partialdup.text.word_layout import assembled, layouts, layouts_py
+from partialdup.text.word_layout import assembled, assembled_runs, layouts, layouts_py, uneven_layouts
 
 #: Characters of the blocks (jieba's range, both ends) and outside it: a
 #: Han character beyond the BMP, a CJK extension after U+9FD5, the ideographic zero.
@@ -40,3 +40,7 @@ def test_layouts_equal_the_reference_on_any_runs(runs: list[str]) -> None:
     words = [tuple(block) for block in blocks]
     rebuilt = [assembled(layout, words) for layout in laid] if laid is not None else words
     assert ["".join(run_words) for run_words in rebuilt] == runs
+    # The uneven runs' layouts alone give the same blocks and the same words.
+    uneven_blocks, uneven = uneven_layouts(runs)
+    assert uneven_blocks == blocks
+    assert assembled_runs(len(runs), uneven, words) == rebuilt
