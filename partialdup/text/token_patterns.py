@@ -28,7 +28,7 @@ from partialdup.core.chars import HAN_CLASS
 
 __all__ = [
     "TOKEN_PATTERN", "GROUPED_PATTERN", "HAN_RUN_PATTERN", "WORD_PATTERN", "TOKEN_FLAGS", "bmp_patterns", "bmp_classes",
-    "bmp_token_pattern", "beyond_bmp", "BMP_LAST",
+    "beyond_bmp", "BMP_LAST",
 ]
 
 _HAN = f"[{HAN_CLASS}]"
@@ -54,9 +54,6 @@ HAN_RUN_PATTERN, WORD_PATTERN = _han_run(_HAN, _BLANK), _word(_LETTER)
 GROUPED_PATTERN = f"({HAN_RUN_PATTERN})|({WORD_PATTERN})"
 #: The flags the patterns are compiled with.
 TOKEN_FLAGS = regex.UNICODE | regex.MULTILINE | regex.DOTALL
-
-#: The same flags for the ``re`` engine.
-_RE_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
 
 #: The last character of the Basic Multilingual Plane.
 BMP_LAST = "\uffff"
@@ -88,16 +85,8 @@ def bmp_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     characters is searched with the reference.)
     """
     han, blank, letter = bmp_classes()
-    return re.compile(f"({_han_run(han, blank)})|({_word(letter)})", _RE_FLAGS), re.compile(_word(letter), _RE_FLAGS)
-
-
-@functools.lru_cache(maxsize=None)
-def bmp_token_pattern() -> re.Pattern[str]:
-    """:data:`TOKEN_PATTERN` for the ``re`` engine, for text within the BMP
-    (as :func:`bmp_patterns`): ``findall`` gives each token as a string, a
-    Han run telling itself from a word by its first character."""
-    han, blank, letter = bmp_classes()
-    return re.compile(f"{_han_run(han, blank)}|{_word(letter)}", _RE_FLAGS)
+    flags = re.UNICODE | re.MULTILINE | re.DOTALL
+    return re.compile(f"({_han_run(han, blank)})|({_word(letter)})", flags), re.compile(_word(letter), flags)
 
 
 def _explicit_class(reference: str, everything: str) -> str:

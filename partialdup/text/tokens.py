@@ -24,8 +24,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from itertools import chain, compress, filterfalse, islice, repeat
-from operator import is_
+from itertools import chain, filterfalse, islice, repeat
 from typing import Any, Iterable, Iterator, Sequence, TypeVar
 
 import regex
@@ -39,9 +38,8 @@ from partialdup.text.normalise import Normaliser, normalise_char
 from partialdup.text.segmenters import Segmenter, jieba_cache_dir, make_segmenter
 from partialdup.text.token_patterns import GROUPED_PATTERN as _GROUPED_PATTERN
 from partialdup.text.token_patterns import TOKEN_FLAGS as _TOKEN_FLAGS
-from partialdup.text.token_patterns import TOKEN_PATTERN as _TOKEN_PATTERN
 from partialdup.text.token_patterns import WORD_PATTERN as _WORD
-from partialdup.text.token_patterns import beyond_bmp, bmp_patterns, bmp_token_pattern
+from partialdup.text.token_patterns import beyond_bmp, bmp_patterns
 
 __all__ = ["Tokenizer", "normalise_char", "DEFAULT_TAIWAN_WORDS", "DEFAULT_SEGMENTER", "jieba_cache_dir"]
 
@@ -120,9 +118,7 @@ class Tokenizer:
         # within the BMP (see :func:`~partialdup.text.token_patterns.bmp_patterns`).
         self._grouped = regex.compile(_GROUPED_PATTERN, _TOKEN_FLAGS)
         self._latin_words = regex.compile(_WORD, _TOKEN_FLAGS)
-        self._tokens = regex.compile(_TOKEN_PATTERN, _TOKEN_FLAGS)
         self._bmp_grouped, self._bmp_latin_words = bmp_patterns()
-        self._bmp_tokens = bmp_token_pattern()
         # A Han character (ranges of code points: the same in either engine,
         # ``re`` the faster): text without one has only words.
         self._han = re.compile(f"[{_HAN}]")
@@ -219,9 +215,8 @@ class Tokenizer:
         the text is normalised once when its normalisation keeps every
         offset (most documents; otherwise each stretch on its own, as
         :meth:`words` does), each stretch is searched in place, and their
-        Han runs go to the segmenter together, and each sentence's words are
-        put together from its tokens' by a few C calls, where :meth:`words`
-        pays a chain of calls.
+        Han runs go to the segmenter together: a few C calls and a loop over
+        its pieces per sentence, where :meth:`words` pays a chain of calls.
         """
         return self.sentence_words_many([(text, spans)])[0]
 
@@ -237,34 +232,37 @@ class Tokenizer:
         A sentence met twice among them is made once."""
         known = self._sentences
         stretches_of: list[list[str]] = []
+        made: list[list[tuple[str, ...] | None]] = []
         missing: list[tuple[str, dict[str, tuple[int, int]]]] = []
         wanted: set[str] = set()
         for text, spans in documents:
             spans = list(spans)
             stretches = [text[start:end] for start, end in spans]
-            # The stretches met neither before nor earlier in this call, by C
-            # loops (one span of each: equal stretches have equal words).
-            unknown = list(map(is_, map(known.get, stretches), repeat(None)))
-            fresh_here = dict(zip(compress(stretches, unknown), compress(spans, unknown)))
-            for stretch in wanted.intersection(fresh_here) if wanted else ():
-                del fresh_here[stretch]
-            wanted.update(fresh_here)
+            out = list(map(known.get, stretches))
+            fresh_here: dict[str, tuple[int, int]] = {}
+            for stretch, span, words in zip(stretches, spans, out):
+                if words is None and stretch not in wanted:
+                    wanted.add(stretch)
+                    fresh_here[stretch] = span
             stretches_of.append(stretches)
+            made.append(out)
             missing.append((text, fresh_here))
-        fresh = self._fresh_words(missing) if wanted else {}
-        words_of = {**known, **fresh}.__getitem__
+        if not wanted:
+            return made  # type: ignore[return-value]  # every sentence known
+        fresh = self._fresh_words(missing)
         self._sentences = _remembered(known, fresh, _SENTENCE_CACHE)
-        return [list(map(words_of, stretches)) for stretches in stretches_of]
+        return [[words if words is not None else fresh[stretch] for stretch, words in zip(stretches, out)]
+                for stretches, out in zip(stretches_of, made)]
 
     def _fresh_words(self, documents: Sequence[tuple[str, dict[str, tuple[int, int]]]]) -> dict[str, tuple[str, ...]]:
         """The words of sentences not met before (``{stretch: (start, end)}``
         of each document's text), the Han runs of all of them segmented together."""
         intern = sys.intern
         # Per document: its sentences' words when it holds no Han character,
-        # else the tokens found in each sentence (Han runs and words), whose
-        # words are looked up below.
+        # else the pieces found in each sentence, its runs segmented below.
         words_of: list[list[tuple[str, ...]] | None] = []
-        found_of: list[list[list[str]]] = []
+        found_of: list[list[list[tuple[str, str]]]] = []
+        runs: list[str] = []
         for text, stretches in documents:
             spans = list(stretches.values())
             whole = self._normalise.in_place(text) if spans else None
@@ -275,44 +273,40 @@ class Tokenizer:
                 found_of.append([])
                 continue
             if whole is not None:
-                find = self._patterns(whole)[2].findall
-                found_of.append([find(whole, start, end) for start, end in spans])
+                find = self._patterns(whole)[0].findall
+                found = [find(whole, start, end) for start, end in spans]
             else:
                 normalised = [self._normalise(text[start:end])[0] for start, end in spans]
-                found_of.append([self._patterns(stretch)[2].findall(stretch) for stretch in normalised])
+                found = [self._patterns(stretch)[0].findall(stretch) for stretch in normalised]
+            own = [run for pieces in found for run, _ in pieces if run]
+            # Runs across no line break (all letters) are their compact selves.
+            runs.extend(own if "".join(own).isalpha() else map(_compact, own))
             words_of.append(None)
-        # Each distinct token's words, then each sentence's by C loops: a
-        # loop of Python over every token was a tenth of the tokenization
-        # of the Chinese bench corpus (600,000 tokens, 176,000 distinct).
-        words_of_token = self._token_words(dict.fromkeys(chain.from_iterable(chain.from_iterable(found_of))))
-        joined = chain.from_iterable
+            found_of.append(found)
+        cuts = self._segmented_list(runs) if runs else []
+        next_cut = 0
         fresh: dict[str, tuple[str, ...]] = {}
         for (_, stretches), words, found in zip(documents, words_of, found_of):
             if words is None:
-                words = [tuple(joined(map(words_of_token, tokens))) for tokens in found]
+                words = []
+                for pieces in found:
+                    sentence: list[str] = []
+                    for run, word in pieces:
+                        if run:
+                            sentence.extend(cuts[next_cut][1])
+                            next_cut += 1
+                        else:
+                            sentence.append(intern(word))
+                    words.append(tuple(sentence))
             fresh.update(zip(stretches, words))
         return fresh
 
-    def _token_words(self, tokens: Iterable[str]) -> Any:
-        """The words of each token (in order, the Han runs segmented
-        together), as a lookup: a Han run's words (a Han run starts with a
-        Han character, a word never does) or the word alone."""
-        tokens = list(tokens)
-        runs = list(filter(self._han.match, tokens))
-        words = list(filterfalse(self._han.match, tokens))
-        # Runs across no line break (all letters) are their compact selves.
-        compact = runs if "".join(runs).isalpha() else list(map(_compact, runs))
-        cuts = self._segmented_list(compact) if runs else []
-        table = dict(zip(runs, [cut[1] for cut in cuts]))
-        table.update(zip(words, zip(map(sys.intern, words))))
-        return table.__getitem__
-
-    def _patterns(self, text: str) -> tuple[Any, Any, Any]:
-        """The grouped, word and token patterns to search ``text`` with: on the
+    def _patterns(self, text: str) -> tuple[Any, Any]:
+        """The grouped and word patterns to search ``text`` with: on the
         ``re`` engine when it is within the BMP (see :func:`~partialdup.text.token_patterns.bmp_patterns`)."""
         if text.isascii() or not beyond_bmp(text):
-            return self._bmp_grouped, self._bmp_latin_words, self._bmp_tokens
-        return self._grouped, self._latin_words, self._tokens
+            return self._bmp_grouped, self._bmp_latin_words
+        return self._grouped, self._latin_words
 
     def words_across(self, first: str, second: str) -> bool:
         """Whether a token may run from text ending in ``first`` into text

@@ -69,7 +69,10 @@ def uneven_layouts(runs: Sequence[str]) -> tuple[list[str], list[tuple[int, list
     characters, the others laid out as one block each without a look at
     their characters: 0.70 s to 0.07 s there, where each run was read for
     its least and greatest character. Only those 90 get a layout of their
-    own: a list and a call for every run were a tenth of the tokenization.
+    own: a list and a call for every run, made as soon as one run of a call
+    was uneven, were a sixth of the tokenizer's work on the segmenter's
+    side with the corpus's runs in one call (too little to measure in
+    ``detect``'s batches of 200,000 characters).
     """
     joined = "".join(runs)
     outside = [match.start() for match in _OUTSIDE_JIEBA_HAN_ALL(joined)]

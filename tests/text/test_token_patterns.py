@@ -8,10 +8,8 @@ import regex
 from hypothesis import given, settings, strategies as st
 
 from partialdup.text.token_patterns import (
-    BMP_LAST, GROUPED_PATTERN, TOKEN_FLAGS, TOKEN_PATTERN, WORD_PATTERN, _BLANK, _HAN, _LETTER, beyond_bmp, bmp_classes,
-    bmp_patterns, bmp_token_pattern,
+    BMP_LAST, GROUPED_PATTERN, TOKEN_FLAGS, WORD_PATTERN, _BLANK, _HAN, _LETTER, beyond_bmp, bmp_classes, bmp_patterns,
 )
-from partialdup.core.chars import is_han
 
 
 def test_each_written_out_class_holds_every_bmp_character_its_reference_matches():
@@ -48,20 +46,6 @@ def test_the_re_patterns_match_as_the_reference_on_bmp_text(text, data):
         (m.span(), m[1], m[2]) for m in reference_grouped.finditer(text, start, end)
     ]
     assert word.findall(text, start, end) == reference_word.findall(text, start, end)
-
-
-@settings(max_examples=300, deadline=None)
-@given(_bmp_text, st.data())
-def test_the_re_token_pattern_finds_the_reference_tokens_han_runs_told_by_their_first_character(text, data):
-    # The tokenizer's fast path looks up each token found by the ungrouped
-    # pattern, and tells a Han run from a word by its first character.
-    start = data.draw(st.integers(0, len(text)))
-    end = data.draw(st.integers(start, len(text)))
-    grouped = _reference()[0].finditer(text, start, end)
-    assert bmp_token_pattern().findall(text, start, end) == regex.compile(TOKEN_PATTERN, TOKEN_FLAGS).findall(text, start, end)
-    assert [(m[0], bool(m[1])) for m in grouped] == [
-        (token, is_han(token[0])) for token in bmp_token_pattern().findall(text, start, end)
-    ]
 
 
 def test_text_beyond_the_bmp_is_told_apart():
