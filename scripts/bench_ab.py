@@ -17,6 +17,19 @@ Run from the repository root::
 
 The machine is shared: read a ratio within about 10 % of 1 as noise, and
 repeat a run that says otherwise before believing it.
+
+With ``--instructions`` each run is ``detect --jobs 1`` under Valgrind's
+callgrind, and the table counts the instructions it executed instead of
+seconds: a count moves by about 0.3 % between runs of the same tree (the
+hash seed fixed, the package compiled), where seconds move by 5 % or more,
+so a change of 1 % can be told. It is slow (about 30 times the run: use the
+1x subset, ``bench.subset``) and needs ``valgrind``; the count is of one
+process, not of the cores' time, and a cache miss counts as one
+instruction. (Trees not compiled to bytecode, with ``PYTHONDONTWRITEBYTECODE``
+set, count their modules' compilation at every start: about 1 G
+instructions, a tenth of a 1x run. Both trees here are compiled.)
+
+    python scripts/bench_ab.py HEAD~1 HEAD --methods low-idf-sig --instructions --corpus DIR_1X
 """
 
 from __future__ import annotations
@@ -24,6 +37,8 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -56,6 +71,20 @@ def timed_detect(tree: Path, corpus: Path, method: str, out: Path, scratch: Path
     return seconds
 
 
+def counted_detect(tree: Path, corpus: Path, method: str, out: Path, scratch: Path, extra: list[str]) -> float:
+    """Instructions executed by one ``detect --jobs 1`` of ``tree``, under callgrind."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "partialdup", "detect",
+        "-q", "--jobs", "1", "--method", method, str(corpus), "-o", str(out), *extra,
+    ]
+    done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True)
+    counted = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode not in (0, 1) or counted is None:
+        raise SystemExit(f"bench_ab: {method} failed in {tree} under callgrind: {done.stderr.strip().splitlines()[-1:]}")
+    return int(counted.group(1).replace(",", ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", help="the revision measured first (a commit, a tag, HEAD~1)")
@@ -63,8 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"documents to detect in (default {DEFAULT_CORPUS})")
     parser.add_argument("--methods", nargs="+", help="methods (default: every method partialdup names)")
     parser.add_argument("--rounds", type=int, default=1, help="alternating rounds per method (default 1)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the instructions of detect --jobs 1 under callgrind, not seconds (needs valgrind)")
     parser.add_argument("--extra", nargs=argparse.REMAINDER, default=[], help="further detect options, last")
     args = parser.parse_args(argv)
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind (Debian: apt install valgrind)")
+    run, unit = (counted_detect, "G instructions") if args.instructions else (timed_detect, "s")
     corpus = args.corpus.expanduser().resolve()  # the runs start elsewhere
     sys.path.insert(0, str(ROOT))
     from partialdup.methods import method_names
@@ -76,17 +110,19 @@ def main(argv: list[str] | None = None) -> int:
         trees = {name: unpack(revision, base / name) for name, revision in (("before", args.before), ("after", args.after))}
         scratch = base / "run"
         scratch.mkdir()
-        print(f"| method | {args.before} s | {args.after} s | after / before | outputs |")
+        print(f"| method | {args.before} {unit} | {args.after} {unit} | after / before | outputs |")
         print("|---|---:|---:|---:|---|")
         for method in methods:
             seconds: dict[str, list[float]] = {name: [] for name in trees}
             for _ in range(args.rounds):
                 for name, tree in trees.items():
-                    seconds[name].append(timed_detect(tree, corpus, method, base / f"{name}.jsonl", scratch, args.extra))
+                    seconds[name].append(run(tree, corpus, method, base / f"{name}.jsonl", scratch, args.extra))
             same = filecmp.cmp(base / "before.jsonl", base / "after.jsonl", shallow=False)
             differ |= not same
             before, after = statistics.median(seconds["before"]), statistics.median(seconds["after"])
-            print(f"| {method} | {before:.2f} | {after:.2f} | {after / before:.2f} | {'identical' if same else 'DIFFER'} |", flush=True)
+            shown = (f"{before / 1e9:.3f} | {after / 1e9:.3f} | {after / before:.4f}" if args.instructions
+                     else f"{before:.2f} | {after:.2f} | {after / before:.2f}")
+            print(f"| {method} | {shown} | {'identical' if same else 'DIFFER'} |", flush=True)
     return 1 if differ else 0
 
 
