@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = Path.home() / ".cache" / "partialdup" / "bench-corpus" / "zh"
@@ -59,29 +60,36 @@ def unpack(revision: str, into: Path) -> Path:
     return into
 
 
-def timed_detect(tree: Path, corpus: Path, method: str, out: Path, scratch: Path, extra: list[str]) -> float:
-    """Wall seconds of one ``detect`` of ``tree`` (its output written to ``out``)."""
+#: What runs ``detect`` under callgrind, counting its instructions (no profile written).
+CALLGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+
+def run_detect(
+    tree: Path, corpus: Path, method: str, out: Path, scratch: Path, extra: list[str], wrapper: Sequence[str] = (),
+) -> subprocess.CompletedProcess[str]:
+    """One ``detect`` of ``tree`` (its output written to ``out``), run by
+    ``wrapper`` when given; a failed run ends the script."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    command = [sys.executable, "-m", "partialdup", "detect", "-q", "--method", method, str(corpus), "-o", str(out), *extra]
-    started = time.perf_counter()
+    command = [*wrapper, sys.executable, "-m", "partialdup", "detect", "-q", "--method", method, str(corpus), "-o", str(out), *extra]
     done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: copies found with --fail-on-match (the README's exit codes)
         raise SystemExit(f"bench_ab: {method} failed in {tree}: {done.stderr.strip().splitlines()[-1:]}")
-    return seconds
+    return done
+
+
+def timed_detect(tree: Path, corpus: Path, method: str, out: Path, scratch: Path, extra: list[str]) -> float:
+    """Wall seconds of one ``detect`` of ``tree``."""
+    started = time.perf_counter()
+    run_detect(tree, corpus, method, out, scratch, extra)
+    return time.perf_counter() - started
 
 
 def counted_detect(tree: Path, corpus: Path, method: str, out: Path, scratch: Path, extra: list[str]) -> float:
     """Instructions executed by one ``detect --jobs 1`` of ``tree``, under callgrind."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    command = [
-        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "partialdup", "detect",
-        "-q", "--jobs", "1", "--method", method, str(corpus), "-o", str(out), *extra,
-    ]
-    done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True)
+    done = run_detect(tree, corpus, method, out, scratch, ["--jobs", "1", *extra], wrapper=CALLGRIND)
     counted = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if done.returncode not in (0, 1) or counted is None:
-        raise SystemExit(f"bench_ab: {method} failed in {tree} under callgrind: {done.stderr.strip().splitlines()[-1:]}")
+    if counted is None:
+        raise SystemExit(f"bench_ab: callgrind gave no count for {method} in {tree}")
     return int(counted.group(1).replace(",", ""))
 
 
