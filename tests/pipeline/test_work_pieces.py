@@ -6,12 +6,15 @@ from partialdup.core.types import Document, DocumentFeatures
 from partialdup.pipeline.work_pieces import CHUNKS_PER_WORKER, batches, merged_features, runs_reaching, weighted_runs
 
 
+def _items_in_order_in_nonempty_runs(items, runs):
+    return [item for run in runs for item in run] == items and all(runs)
+
+
 @given(st.lists(st.integers(0, 50), max_size=200), st.integers(1, 4))
 def test_weighted_runs_cut_the_items_in_order_into_nonempty_runs(weights, workers):
     items = list(range(len(weights)))
     runs = weighted_runs(items, weights, workers)
-    assert [item for run in runs for item in run] == items
-    assert all(runs)
+    assert _items_in_order_in_nonempty_runs(items, runs)
     share = max(1, -(-sum(weights) // (workers * CHUNKS_PER_WORKER)))
     assert all(sum(weights[i] for i in run) >= share for run in runs[:-1])  # each closed once it reached its share
 
@@ -20,8 +23,7 @@ def test_weighted_runs_cut_the_items_in_order_into_nonempty_runs(weights, worker
 def test_runs_reaching_hold_the_items_in_order_each_closed_at_its_share(weights, share):
     items = list(range(len(weights)))
     runs = runs_reaching(items, weights, share)
-    assert [item for run in runs for item in run] == items
-    assert all(runs)
+    assert _items_in_order_in_nonempty_runs(items, runs)
     for run in runs[:-1]:  # closed as soon as it reaches the share, not before
         held = [weights[i] for i in run]
         assert sum(held) >= share and sum(held[:-1]) < share
